@@ -1,0 +1,69 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+  name: "gutenberg",
+  platforms: [.macOS(.v15)],
+  products: [
+    .library(name: "Gutendex", targets: ["Gutendex"]),
+    .library(name: "GutendexEngine", targets: ["GutendexEngine"]),
+    .library(name: "GutendexServer", targets: ["GutendexServer"]),
+    .library(name: "Catalog", targets: ["Catalog"]),
+    .library(name: "Terminal", targets: ["Terminal"]),
+    .executable(name: "gutenberg", targets: ["gutenberg"]),
+    .executable(name: "gutendex-server", targets: ["gutendex-server"]),
+    .executable(name: "gutenberg-bench", targets: ["gutenberg-bench"]),
+  ],
+  dependencies: [
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
+    .package(url: "https://github.com/swhitty/FlyingFox", from: "0.20.0"),
+  ],
+  targets: [
+    // The HTTP client for the Gutendex API: endpoints, transport, query, models, pagination.
+    .target(name: "Gutendex"),
+    // A Gutendex-compatible engine over a local set of books, plus the embedded catalogue.
+    .target(name: "GutendexEngine", dependencies: ["Gutendex"]),
+    // A loopback HTTP/1.1 server with fault knobs, serving any `Requestable` (usually the engine).
+    .target(
+      name: "GutendexServer",
+      dependencies: ["Gutendex", .product(name: "FlyingSocks", package: "FlyingFox")]
+    ),
+    // The model layer: view models, observation, SQLite store, export/import.
+    .target(
+      name: "Catalog",
+      dependencies: ["Gutendex", .product(name: "GRDB", package: "GRDB.swift")]
+    ),
+    // Line-mode rendering and the interactive session, kept out of `main` so tests can drive it.
+    .target(name: "Terminal", dependencies: ["Catalog", "GutendexEngine"]),
+    .executableTarget(
+      name: "gutenberg",
+      dependencies: [
+        "Terminal", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]
+    ),
+    .executableTarget(
+      name: "gutendex-server",
+      dependencies: [
+        "GutendexServer", "GutendexEngine",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]
+    ),
+    .executableTarget(
+      name: "gutenberg-bench",
+      dependencies: ["Terminal", "GutendexServer", "GutendexEngine"]
+    ),
+    .testTarget(
+      name: "GutendexTests", dependencies: ["Gutendex", "GutendexServer"],
+      resources: [.copy("Fixtures")]),
+    .testTarget(
+      name: "GutendexEngineTests", dependencies: ["GutendexEngine"], resources: [.copy("Fixtures")]),
+    .testTarget(name: "GutendexServerTests", dependencies: ["GutendexServer", "GutendexEngine"]),
+    .testTarget(name: "CatalogTests", dependencies: ["Catalog"], resources: [.copy("Fixtures")]),
+    .testTarget(name: "TerminalTests", dependencies: ["Terminal", "gutenberg"]),
+    .testTarget(
+      name: "EndToEndTests", dependencies: ["GutendexServer", "GutendexEngine", "Catalog"]),
+    .testTarget(
+      name: "FaultMatrixTests", dependencies: ["GutendexServer", "GutendexEngine", "Catalog"]),
+  ]
+)

@@ -1,0 +1,83 @@
+import Foundation
+
+/// The pages of a query as an `AsyncSequence`, following the server's `next` links.
+///
+/// Links are rebased onto the client's server, books already seen on an earlier page are
+/// dropped (the popularity order shifts while paging), and the sequence ends on `next == nil`,
+/// an empty page, or a link it has already followed (a loop guard). Cancelling the task
+/// cancels the request in flight and ends the sequence with ``GutendexError/cancelled(url:)``.
+public struct BookPages: AsyncSequence, Sendable {
+  public typealias Element = BookPage
+
+  public let client: GutendexClient
+  public let query: BookQuery
+
+  public init(client: GutendexClient, query: BookQuery) {
+    self.client = client
+    self.query = query
+  }
+
+  public func makeAsyncIterator() -> Iterator {
+    Iterator(client: client, query: query)
+  }
+
+  /// Fetches one page after another.
+  public struct Iterator: AsyncIteratorProtocol {
+    let client: GutendexClient
+    var pending: Endpoint<BookPage>?
+    var followed: Set<String> = []
+    var seen: Set<Int> = []
+
+    init(client: GutendexClient, query: BookQuery) {
+      self.client = client
+      self.pending = .books(query)
+    }
+
+    public mutating func next() async throws(GutendexError) -> BookPage? {
+      guard let endpoint = pending else { return nil }
+      pending = nil
+      let url = try client.url(for: endpoint.target)
+      if Task.isCancelled { throw .cancelled(url: url) }
+      followed.insert(url.absoluteString)
+      var page = try await client.send(endpoint)
+      let fresh = page.results.filter { seen.insert($0.id).inserted }
+      let wasEmpty = page.results.isEmpty
+      page.results = fresh
+      if !wasEmpty, let next = page.next,
+        let key = try? client.url(for: Endpoint<BookPage>.link(next).target).absoluteString,
+        !followed.contains(key)
+      {
+        pending = .link(next)
+      }
+      return wasEmpty && page.count > 0 ? nil : page
+    }
+  }
+}
+
+/// Every book of a query, in order, each id once: ``BookPages`` flattened.
+public struct BookStream: AsyncSequence, Sendable {
+  public typealias Element = Book
+
+  public let pages: BookPages
+
+  public func makeAsyncIterator() -> Iterator {
+    Iterator(pages: pages.makeAsyncIterator())
+  }
+
+  /// Hands out the books of one page, then fetches the next.
+  public struct Iterator: AsyncIteratorProtocol {
+    var pages: BookPages.Iterator
+    var buffer: [Book] = []
+    var index = 0
+
+    public mutating func next() async throws(GutendexError) -> Book? {
+      while index == buffer.count {
+        guard let page = try await pages.next() else { return nil }
+        buffer = page.results
+        index = 0
+      }
+      defer { index += 1 }
+      return buffer[index]
+    }
+  }
+}

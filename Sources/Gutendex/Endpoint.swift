@@ -1,0 +1,45 @@
+import Foundation
+
+/// A request to a Gutendex server, typed by what its answer decodes to.
+public struct Endpoint<Response: Sendable>: Sendable {
+  /// Where the request goes.
+  public enum Target: Sendable, Hashable {
+    /// A path below the server's base URL (with its trailing slash) and a query string.
+    case path(String, query: String)
+    /// A link the server gave (a `next` URL); its query is kept, its host is rebased.
+    case link(String)
+  }
+
+  public var target: Target
+  let decode: @Sendable (Data) throws(BookDecodingError) -> Response
+
+  public init(
+    target: Target, decode: @escaping @Sendable (Data) throws(BookDecodingError) -> Response
+  ) {
+    self.target = target
+    self.decode = decode
+  }
+}
+
+extension Endpoint where Response == BookPage {
+  /// `/books/?…`: one page of books matching `query`.
+  public static func books(_ query: BookQuery) -> Endpoint<BookPage> {
+    Endpoint(target: .path("books/", query: query.encoded), decode: BookPage.decode(from:))
+  }
+
+  /// The page behind a `next`/`previous` link the server sent.
+  public static func link(_ url: String) -> Endpoint<BookPage> {
+    Endpoint(target: .link(url), decode: BookPage.decode(from:))
+  }
+}
+
+extension Endpoint where Response == Book {
+  /// `/books/<id>/`: one book.
+  public static func book(id: Int) -> Endpoint<Book> {
+    Endpoint(
+      target: .path("books/\(id)/", query: ""),
+      decode: { data throws(BookDecodingError) in
+        try Book.decode(from: data)
+      })
+  }
+}

@@ -1,0 +1,248 @@
+import Foundation
+
+/// The client for a Gutendex server: builds URLs, sends typed endpoints through a transport,
+/// retries what is worth retrying, refuses what is unsafe, and decodes the answers.
+public struct GutendexClient: Sendable {
+  /// The public Gutendex instance.
+  public static let defaultServer = URL(string: "https://gutendex.com")!
+
+  /// The server's base URL; may carry a path prefix (`https://example.org/gutendex`).
+  public let server: URL
+  public let transport: any Requestable
+  public var retry: RetryPolicy
+  /// How long one attempt may take before it fails as timed out.
+  public var timeout: Duration
+  /// The pause between retries; injectable so tests run instantly.
+  public var sleep: @Sendable (Duration) async throws -> Void
+  /// A random number in 0..<1 for retry jitter; injectable for repeatable tests.
+  public var random: @Sendable () -> Double
+  /// Told about every attempt: URL, status or error, duration.
+  public var observer: (@Sendable (RequestEvent) -> Void)?
+
+  /// Redirects followed at most, all on the server's own host.
+  static let maxRedirects = 5
+
+  public init(
+    server: URL = GutendexClient.defaultServer,
+    transport: any Requestable = URLSessionTransport(),
+    retry: RetryPolicy = .standard,
+    timeout: Duration = .seconds(15),
+    sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
+    random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
+    observer: (@Sendable (RequestEvent) -> Void)? = nil
+  ) {
+    self.server = server
+    self.transport = transport
+    self.retry = retry
+    self.timeout = timeout
+    self.sleep = sleep
+    self.random = random
+    self.observer = observer
+  }
+
+  /// One page of books.
+  public func page(_ query: BookQuery) async throws(GutendexError) -> BookPage {
+    try await send(.books(query))
+  }
+
+  /// One book by its Project Gutenberg number.
+  public func book(id: Int) async throws(GutendexError) -> Book {
+    try await send(.book(id: id))
+  }
+
+  /// Every page of a query, following the server's `next` links.
+  public func pages(_ query: BookQuery) -> BookPages {
+    BookPages(client: self, query: query)
+  }
+
+  /// Every book of a query, page after page, each id once.
+  public func books(_ query: BookQuery) -> BookStream {
+    BookStream(pages: pages(query))
+  }
+
+  /// The absolute URL an endpoint goes to on this client's server.
+  public func url(for target: Endpoint<some Sendable>.Target) throws(GutendexError) -> URL {
+    let path: String
+    let query: String
+    switch target {
+    case .path(let relative, let relativeQuery):
+      path = relative
+      query = relativeQuery
+    case .link(let link):
+      // Recorded `next` links point at gutendex.com, mirrors, or plain http: keep their query
+      // as the opaque cursor it is, and send it to the server this client is configured for.
+      guard let components = URLComponents(string: link) else {
+        throw .invalidRequest(reason: "the server sent a link that is not a URL: \(link)")
+      }
+      path = "books/"
+      query = components.percentEncodedQuery ?? ""
+    }
+    var base = server.absoluteString
+    while base.hasSuffix("/") { base.removeLast() }
+    let text = base + "/" + path + (query.isEmpty ? "" : "?" + query)
+    guard let url = URL(string: text), url.host != nil else {
+      throw .invalidRequest(reason: "not a usable server URL: \(server.absoluteString)")
+    }
+    return url
+  }
+
+  /// Sends an endpoint and decodes its answer, retrying transient failures per ``retry``.
+  public func send<Response>(_ endpoint: Endpoint<Response>) async throws(GutendexError)
+    -> Response
+  {
+    let url = try url(for: endpoint.target)
+    var attempt = 1
+    while true {
+      do throws(GutendexError) {
+        let response = try await fetch(url, attempt: attempt)
+        do throws(BookDecodingError) {
+          return try endpoint.decode(response.body)
+        } catch {
+          throw GutendexError.badData(url: response.url, path: error.path, reason: error.reason)
+        }
+      } catch {
+        guard error.isTransient, attempt < retry.maxAttempts else { throw error }
+        var delay = retry.delay(beforeRetry: attempt, random: random())
+        if case .rateLimited(let retryAfter?, _) = error {
+          guard retryAfter <= retry.maxRetryAfter else { throw error }
+          delay = max(retryAfter, .zero)
+        }
+        do {
+          try await sleep(delay)
+        } catch {
+          throw .cancelled(url: url)
+        }
+        attempt += 1
+      }
+    }
+  }
+
+  /// One attempt: sends, follows same-host redirects, and turns the status into a result.
+  func fetch(_ url: URL, attempt: Int) async throws(GutendexError) -> HTTPResponse {
+    var current = url
+    for _ in 0...Self.maxRedirects {
+      let response = try await exchange(current, attempt: attempt)
+      switch response.status {
+      case 200..<300:
+        if let type = response.mediaType, !(type == "application/json" || type.hasSuffix("+json")) {
+          throw .badData(url: current, path: "", reason: "expected JSON, got \(type)")
+        }
+        return response
+      case 301, 302, 303, 307, 308:
+        guard let location = response.header("location"),
+          let target = URL(string: location, relativeTo: current)?.absoluteURL
+        else {
+          throw .http(status: response.status, detail: "redirect without a Location", url: current)
+        }
+        guard Self.sameOrigin(target, current) else {
+          throw .redirectRefused(from: current, to: target.absoluteString)
+        }
+        current = target
+      case 429:
+        throw .rateLimited(
+          retryAfter: Self.retryAfter(response.header("retry-after")), url: current)
+      case 500...:
+        throw .serverError(status: response.status, url: current)
+      default:
+        throw .http(status: response.status, detail: Self.detail(of: response), url: current)
+      }
+    }
+    throw .http(status: 310, detail: "too many redirects", url: current)
+  }
+
+  /// Sends one request through the transport, bounded by ``timeout`` whatever the transport does.
+  func exchange(_ url: URL, attempt: Int) async throws(GutendexError) -> HTTPResponse {
+    let request = HTTPRequest(
+      url: url,
+      headers: ["Accept": "application/json", "User-Agent": "gutenberg/1.0 (Swift)"],
+      timeout: timeout)
+    let clock = ContinuousClock()
+    let start = clock.now
+    let transport = self.transport
+    let timeout = self.timeout
+    let result: Result<HTTPResponse, GutendexError>
+    if Task.isCancelled {
+      result = .failure(.cancelled(url: url))
+    } else {
+      do {
+        let response = try await withThrowingTaskGroup(of: HTTPResponse?.self) { group in
+          group.addTask { try await transport.send(request) }
+          group.addTask {
+            try await Task.sleep(for: timeout)
+            return nil
+          }
+          defer { group.cancelAll() }
+          guard let first = try await group.next(), let response = first else {
+            throw GutendexError.timedOut(url: url, after: timeout)
+          }
+          return response
+        }
+        result = .success(response)
+      } catch let error as GutendexError {
+        result = .failure(Task.isCancelled ? .cancelled(url: url) : error)
+      } catch is CancellationError {
+        result = .failure(.cancelled(url: url))
+      } catch {
+        result = .failure(Task.isCancelled ? .cancelled(url: url) : Self.classify(error, url: url))
+      }
+    }
+    observer?(
+      RequestEvent(
+        url: url, status: try? result.get().status, error: result.failureValue,
+        duration: clock.now - start, attempt: attempt))
+    return try result.get()
+  }
+
+  static func sameOrigin(_ a: URL, _ b: URL) -> Bool {
+    a.scheme?.lowercased() == b.scheme?.lowercased() && a.host?.lowercased() == b.host?.lowercased()
+      && a.port == b.port
+  }
+
+  /// The `detail` of a DRF error body (`{"detail": "Invalid page."}`), if the body is one.
+  static func detail(of response: HTTPResponse) -> String? {
+    guard response.mediaType?.hasSuffix("json") ?? true,
+      let object = try? JSONSerialization.jsonObject(with: response.body) as? [String: Any],
+      let detail = object["detail"] as? String
+    else { return nil }
+    return detail
+  }
+
+  /// `Retry-After` as seconds or as an HTTP date.
+  static func retryAfter(_ value: String?, now: Date = Date()) -> Duration? {
+    guard let value = value?.trimmingCharacters(in: .whitespaces), !value.isEmpty else {
+      return nil
+    }
+    if let seconds = Int(value) { return .seconds(max(0, seconds)) }
+    let formatter = DateFormatter()
+    formatter.locale = Locale(identifier: "en_US_POSIX")
+    formatter.timeZone = TimeZone(identifier: "GMT")
+    formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
+    guard let date = formatter.date(from: value) else { return nil }
+    return .seconds(max(0, Int(date.timeIntervalSince(now).rounded(.up))))
+  }
+
+  /// Maps a transport's own error (a URLError, say) onto ``GutendexError``.
+  static func classify(_ error: any Error, url: URL) -> GutendexError {
+    if let error = error as? GutendexError { return error }
+    if error is CancellationError { return .cancelled(url: url) }
+    if let error = error as? URLError {
+      switch error.code {
+      case .cancelled: return .cancelled(url: url)
+      case .timedOut: return .timedOut(url: url, after: .zero)
+      case .cannotConnectToHost, .cannotFindHost, .dnsLookupFailed, .notConnectedToInternet,
+        .unsupportedURL, .badURL, .secureConnectionFailed:
+        return .unreachable(url: url, reason: error.localizedDescription)
+      default:
+        return .connectionLost(url: url, reason: error.localizedDescription)
+      }
+    }
+    return .connectionLost(url: url, reason: String(describing: error))
+  }
+}
+
+extension Result {
+  var failureValue: Failure? {
+    if case .failure(let error) = self { return error }
+    return nil
+  }
+}

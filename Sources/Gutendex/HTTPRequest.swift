@@ -1,0 +1,23 @@
+import Foundation
+
+/// One HTTP request as the transport sees it: method, absolute URL and headers.
+public struct HTTPRequest: Sendable, Hashable {
+  /// The HTTP method, `GET` unless said otherwise.
+  public var method: String
+  /// The absolute URL, query included.
+  public var url: URL
+  /// Request headers; names are matched case-insensitively by transports.
+  public var headers: [String: String]
+  /// How long the transport may wait without receiving anything before giving up.
+  public var timeout: Duration
+
+  public init(
+    method: String = "GET", url: URL, headers: [String: String] = [:],
+    timeout: Duration = .seconds(15)
+  ) {
+    self.method = method
+    self.url = url
+    self.headers = headers
+    self.timeout = timeout
+  }
+}

@@ -1,0 +1,22 @@
+import Foundation
+
+/// What one attempt at a request did, reported to the client's observer (for a request log).
+public struct RequestEvent: Sendable, Hashable {
+  public var url: URL
+  /// The HTTP status, when a response arrived.
+  public var status: Int?
+  /// The error the attempt ended with, if any.
+  public var error: GutendexError?
+  /// How long the attempt took.
+  public var duration: Duration
+  /// 1 for the first attempt, 2 for the first retry, ...
+  public var attempt: Int
+
+  public init(url: URL, status: Int?, error: GutendexError?, duration: Duration, attempt: Int) {
+    self.url = url
+    self.status = status
+    self.error = error
+    self.duration = duration
+    self.attempt = attempt
+  }
+}

@@ -1,0 +1,1 @@
+print("gutenberg-bench: not yet wired")

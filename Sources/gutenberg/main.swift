@@ -1,0 +1,1 @@
+print("gutenberg: not yet wired")

@@ -1,0 +1,1 @@
+print("gutendex-server: not yet wired")
