@@ -1,0 +1,54 @@
+import Foundation
+import Gutendex
+
+/// Everything a catalogue action can fail with, as one clear line for a person.
+public enum CatalogError: Error, Sendable, Hashable {
+  /// The server (or the local engine) answered with an error or could not be reached.
+  case server(GutendexError)
+  /// The local database failed.
+  case store(StoreError)
+  /// A page number outside 1...pageCount.
+  case pageOutOfRange(page: Int, pageCount: Int)
+  /// A row number that is not on the screen.
+  case noSuchRow(row: Int, rowCount: Int)
+  /// Input that makes no sense (an empty search, a year that is not a number, ...).
+  case invalidInput(String)
+  /// Offline, and neither the cache nor the local catalogue has what was asked for.
+  case notAvailableOffline(String)
+  /// The action was cancelled before it finished; nothing changed.
+  case cancelled
+}
+
+extension CatalogError: CustomStringConvertible, LocalizedError {
+  public var description: String {
+    switch self {
+    case .server(let error): error.description
+    case .store(let error): error.description
+    case .pageOutOfRange(let page, let pageCount):
+      pageCount == 1
+        ? "page \(page) is out of range (there is only page 1)"
+        : "page \(page) is out of range (1–\(pageCount))"
+    case .noSuchRow(let row, let rowCount):
+      rowCount == 0
+        ? "there is no row \(row): the list is empty"
+        : "there is no row \(row) (rows are 1–\(rowCount))"
+    case .invalidInput(let message): message
+    case .notAvailableOffline(let what): "offline, and \(what) is not in the cache or the local catalogue"
+    case .cancelled: "cancelled"
+    }
+  }
+
+  public var errorDescription: String? { description }
+
+  /// Wraps any error from a lower layer.
+  init(_ error: any Error) {
+    switch error {
+    case let error as CatalogError: self = error
+    case let error as GutendexError:
+      if case .cancelled = error { self = .cancelled } else { self = .server(error) }
+    case let error as StoreError: self = .store(error)
+    case is CancellationError: self = .cancelled
+    default: self = .invalidInput(String(describing: error))
+    }
+  }
+}

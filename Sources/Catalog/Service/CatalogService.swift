@@ -1,0 +1,222 @@
+import Foundation
+import Gutendex
+
+/// The offline-first source of truth behind every view model.
+///
+/// Pages come from the server when it answers; every page that arrives is upserted into the
+/// local page cache. When the server cannot be used (down, unreachable, timed out, simulated
+/// offline) the cached copy stands in, then the local catalogue, and the answer says so.
+/// Favourites live only in the local store, so they work with no network at all.
+public final class CatalogService: Sendable {
+  /// Whether the server is asked at all.
+  public enum Mode: String, Sendable, Hashable {
+    /// The server first, then the cache, then the local catalogue.
+    case automatic
+    /// Only the local catalogue (chosen explicitly, e.g. `--source embedded`).
+    case localOnly
+  }
+
+  public let client: GutendexClient
+  public let favorites: FavoritesStore
+  public let cache: PageCache?
+  public let local: LocalCatalogue?
+  public let mode: Mode
+  public let log: RequestLog
+  public let network: NetworkMonitor
+  let now: @Sendable () -> Date
+
+  public init(
+    client: GutendexClient, favorites: FavoritesStore, cache: PageCache?,
+    local: LocalCatalogue? = nil, mode: Mode = .automatic, log: RequestLog = RequestLog(),
+    now: @escaping @Sendable () -> Date = { Date() }
+  ) {
+    var client = client
+    let previous = client.observer
+    client.observer = { event in
+      previous?(event)
+      log.record(
+        RequestLog.Entry(
+          date: now(), url: event.url.absoluteString, status: event.status,
+          error: event.error?.description, duration: event.duration, origin: .network))
+    }
+    self.client = client
+    self.favorites = favorites
+    self.cache = cache
+    self.local = local
+    self.mode = mode
+    self.log = log
+    self.network = NetworkMonitor(mode == .localOnly ? .localOnly : .unknown)
+    self.now = now
+  }
+
+  /// The server this service talks to.
+  public var server: URL { client.server }
+
+  /// One page for `query`: live when possible, else cached, else from the local catalogue.
+  public func page(_ query: BookQuery) async throws(CatalogError) -> LoadedPage {
+    if mode == .localOnly {
+      return try await localPage(query, reason: nil)
+    }
+    if network.current == .simulatedOffline {
+      return try await fallbackPage(query, reason: "simulated offline", error: nil)
+    }
+    do {
+      let page = try await client.page(query)
+      network.markOnline()
+      // A cache that cannot be written must not stop browsing; the request log shows it.
+      do {
+        try cache?.store(page, for: query, fetchedAt: now())
+      } catch {
+        record(url: "cache", origin: .cache, error: error.description)
+      }
+      return LoadedPage(query: query, page: page, source: .network)
+    } catch {
+      if case .cancelled = error { throw .cancelled }
+      guard error.isUnavailable else { throw .server(error) }
+      network.markOffline(error.description, at: now())
+      return try await fallbackPage(query, reason: error.description, error: error)
+    }
+  }
+
+  /// One book: live when possible, else the saved favourite, else the local catalogue.
+  public func book(id: Int) async throws(CatalogError) -> (book: Book, source: PageSource) {
+    if mode != .localOnly, network.current != .simulatedOffline {
+      do {
+        let book = try await client.book(id: id)
+        network.markOnline()
+        return (book, .network)
+      } catch {
+        if case .cancelled = error { throw .cancelled }
+        guard error.isUnavailable else { throw .server(error) }
+        network.markOffline(error.description, at: now())
+        return try await fallbackBook(id: id, error: error)
+      }
+    }
+    return try await fallbackBook(id: id, error: nil)
+  }
+
+  /// Checks whether the server answers, with one small request and no retries.
+  public func probe(timeout: Duration = .seconds(5)) async -> Bool {
+    var probe = client
+    probe.retry = .none
+    probe.timeout = timeout
+    do {
+      _ = try await probe.page(BookQuery(ids: [1]))
+      network.markOnline()
+      return true
+    } catch {
+      if error.isUnavailable { network.markOffline(error.description, at: now()) }
+      return false
+    }
+  }
+
+  /// Fetches fresh snapshots of every favourite from the server, 32 ids a request.
+  ///
+  /// Books the server no longer returns are kept and marked missing. Nothing is written unless
+  /// every batch arrives, so a failure part-way leaves the favourites as they were.
+  public func refreshFavorites() async throws(CatalogError) -> (updated: Int, missing: Int) {
+    let ids: [Int]
+    do {
+      ids = try favorites.favorites(order: .newest).map(\.id).sorted()
+    } catch {
+      throw .store(error)
+    }
+    guard mode != .localOnly, network.current != .simulatedOffline else {
+      throw .notAvailableOffline("a refresh from the server")
+    }
+    var books: [Book] = []
+    var missing: [Int] = []
+    var start = 0
+    while start < ids.count {
+      let batch = Array(ids[start..<min(start + BookQuery.pageSize, ids.count)])
+      start += batch.count
+      do {
+        let page = try await client.page(BookQuery(ids: batch))
+        let returned = Set(page.results.map(\.id))
+        books += page.results.filter { batch.contains($0.id) }
+        missing += batch.filter { !returned.contains($0) }
+      } catch {
+        if case .cancelled = error { throw .cancelled }
+        if error.isUnavailable { network.markOffline(error.description, at: now()) }
+        throw .server(error)
+      }
+    }
+    network.markOnline()
+    do {
+      try favorites.applyRefresh(books: books, missingIDs: missing, at: now())
+    } catch {
+      throw .store(error)
+    }
+    return (books.count, missing.count)
+  }
+
+  func fallbackPage(_ query: BookQuery, reason: String, error: GutendexError?)
+    async throws(CatalogError) -> LoadedPage
+  {
+    let cached: CachedPage?
+    do {
+      cached = try cache?.page(for: query, now: now())
+    } catch {
+      record(url: "cache", origin: .cache, error: error.description)
+      cached = nil
+    }
+    if let cached {
+      record(url: "cache: \(query.encoded)", origin: .cache, error: nil)
+      return LoadedPage(
+        query: query, page: cached.page, source: .cache(fetchedAt: cached.fetchedAt),
+        fallbackReason: reason)
+    }
+    if local != nil {
+      return try await localPage(query, reason: reason)
+    }
+    if let error { throw .server(error) }
+    throw .notAvailableOffline("this page")
+  }
+
+  func localPage(_ query: BookQuery, reason: String?) async throws(CatalogError) -> LoadedPage {
+    guard let local else { throw .notAvailableOffline("this page") }
+    let client = try local.client()
+    let start = ContinuousClock.now
+    do {
+      let page = try await client.page(query)
+      record(
+        url: "local: \(query.encoded)", origin: .local, error: nil,
+        duration: ContinuousClock.now - start)
+      return LoadedPage(
+        query: query, page: page, source: .local(name: local.name), fallbackReason: reason)
+    } catch {
+      record(url: "local: \(query.encoded)", origin: .local, error: error.description)
+      throw CatalogError(error)
+    }
+  }
+
+  func fallbackBook(id: Int, error: GutendexError?) async throws(CatalogError) -> (
+    book: Book, source: PageSource
+  ) {
+    do {
+      if let favorite = try favorites.favorite(id: id) {
+        return (favorite.book, .favorite(savedAt: favorite.refreshedAt ?? favorite.addedAt))
+      }
+    } catch {
+      throw .store(error)
+    }
+    if let local {
+      do {
+        let book = try await local.client().book(id: id)
+        return (book, .local(name: local.name))
+      } catch {
+        throw CatalogError(error)
+      }
+    }
+    if let error { throw .server(error) }
+    throw .notAvailableOffline("book \(id)")
+  }
+
+  func record(
+    url: String, origin: RequestLog.Entry.Origin, error: String?, duration: Duration = .zero
+  ) {
+    log.record(
+      RequestLog.Entry(
+        date: now(), url: url, status: nil, error: error, duration: duration, origin: origin))
+  }
+}

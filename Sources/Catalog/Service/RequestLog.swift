@@ -1,0 +1,41 @@
+import Foundation
+import Synchronization
+
+/// A short log of recent requests for the status screen (the seed apps' "sync log").
+public final class RequestLog: Sendable {
+  /// One request or lookup: what, how it ended, how long, and where the answer came from.
+  public struct Entry: Sendable, Hashable {
+    public enum Origin: String, Sendable, Hashable {
+      case network, cache, local
+    }
+
+    public var date: Date
+    public var url: String
+    /// The HTTP status, when one arrived.
+    public var status: Int?
+    /// One line on the failure, if it failed.
+    public var error: String?
+    public var duration: Duration
+    public var origin: Origin
+  }
+
+  public let capacity: Int
+  private let entries = Mutex<[Entry]>([])
+
+  public init(capacity: Int = 50) {
+    self.capacity = max(1, capacity)
+  }
+
+  /// Adds an entry, dropping the oldest beyond ``capacity``.
+  public func record(_ entry: Entry) {
+    entries.withLock { list in
+      list.append(entry)
+      if list.count > capacity { list.removeFirst(list.count - capacity) }
+    }
+  }
+
+  /// The newest `limit` entries, newest first.
+  public func recent(_ limit: Int = 10) -> [Entry] {
+    entries.withLock { Array($0.suffix(limit).reversed()) }
+  }
+}

@@ -1,0 +1,91 @@
+import Foundation
+import Gutendex
+
+/// One book with everything the server gives about it, and its favourite flag.
+@MainActor
+public final class BookDetailViewModel {
+  /// Everything the details screen shows.
+  public struct State: Sendable, Hashable {
+    public var book: Book?
+    public var isFavorite: Bool
+    public var load: LoadState
+    /// True when the book came from a catalogue without summaries (the embedded snapshot).
+    public var summaryNeedsNetwork: Bool
+  }
+
+  public let service: CatalogService
+  private let state: ObservableState<State>
+
+  /// Starts empty; call ``load(id:)``.
+  public init(service: CatalogService) {
+    self.service = service
+    state = ObservableState(
+      State(book: nil, isFavorite: false, load: .idle, summaryNeedsNetwork: false))
+  }
+
+  /// Starts with a book already at hand (a row of the browse screen), so nothing is fetched.
+  public init(service: CatalogService, book: Book, source: LoadState) {
+    self.service = service
+    state = ObservableState(
+      State(
+        book: book, isFavorite: (try? service.favorites.isFavorite(book.id)) ?? false,
+        load: source, summaryNeedsNetwork: false))
+    state.update { $0.summaryNeedsNetwork = Self.needsNetwork(book, source: source.source, service) }
+  }
+
+  public var current: State { state.value }
+
+  /// Calls `observer` now and after every change; keep the token to keep observing.
+  public func observe(_ observer: @escaping @MainActor @Sendable (State) -> Void)
+    -> ObservationToken
+  {
+    state.observe(observer)
+  }
+
+  /// Loads a book by id: live, else the saved favourite, else the local catalogue.
+  public func load(id: Int) async {
+    guard id > 0 else { return fail(.invalidInput("a book id is a positive number, not \(id)")) }
+    state.update { $0.load = .loading }
+    do {
+      let (book, source) = try await service.book(id: id)
+      let isFavorite = try? service.favorites.isFavorite(book.id)
+      let reason: String? =
+        switch (source, service.network.current) {
+        case (.network, _), (.local, .localOnly): nil
+        case (_, .offline(let reason, _)): reason
+        case (_, .simulatedOffline): "simulated offline"
+        default: nil
+        }
+      state.update {
+        $0.book = book
+        $0.isFavorite = isFavorite ?? false
+        $0.load = reason.map { .offline(source, reason: $0) } ?? .loaded(source)
+        $0.summaryNeedsNetwork = Self.needsNetwork(book, source: source, service)
+      }
+    } catch {
+      fail(error)
+    }
+  }
+
+  /// Flips the favourite flag of the book on screen; durable when it returns.
+  public func toggleFavorite() {
+    guard let book = current.book else { return fail(.invalidInput("no book is shown")) }
+    do {
+      let now = try service.favorites.toggle(book)
+      state.update { $0.isFavorite = now }
+    } catch {
+      fail(.store(error))
+    }
+  }
+
+  private func fail(_ error: CatalogError) {
+    state.update { $0.load = .failed(error) }
+  }
+
+  private static func needsNetwork(_ book: Book, source: PageSource?, _ service: CatalogService)
+    -> Bool
+  {
+    guard case .local = source, let local = service.local, !local.hasSummaries else { return false }
+    return book.summaries?.isEmpty ?? true
+  }
+}

@@ -1,0 +1,145 @@
+import Foundation
+import Gutendex
+
+/// The favourites list: ordering, removal, export, import and refresh from the server.
+///
+/// Favourites live in the local database only, so everything here works offline except
+/// ``refresh()``, which fetches fresh snapshots and keeps (and marks) books the server dropped.
+@MainActor
+public final class FavoritesViewModel {
+  /// Everything the favourites screen shows.
+  public struct State: Sendable, Hashable {
+    public var favorites: [Favorite]
+    public var order: FavoriteOrder
+    public var lastRefreshed: Date?
+    public var load: LoadState
+    /// The outcome of the last action in words ("Removed 2 favourites."), if any.
+    public var notice: String?
+
+    public var count: Int { favorites.count }
+  }
+
+  public let service: CatalogService
+  private let state: ObservableState<State>
+
+  public init(service: CatalogService, order: FavoriteOrder = .newest) {
+    self.service = service
+    state = ObservableState(
+      State(favorites: [], order: order, lastRefreshed: nil, load: .idle, notice: nil))
+  }
+
+  public var current: State { state.value }
+
+  /// Calls `observer` now and after every change; keep the token to keep observing.
+  public func observe(_ observer: @escaping @MainActor @Sendable (State) -> Void)
+    -> ObservationToken
+  {
+    state.observe(observer)
+  }
+
+  /// Reads the favourites from the store.
+  public func reload() {
+    do {
+      let favorites = try service.favorites.favorites(order: current.order)
+      let refreshed = try service.favorites.lastRefreshed()
+      state.update {
+        $0.favorites = favorites
+        $0.lastRefreshed = refreshed
+        $0.load = .loaded(.favorite(savedAt: refreshed ?? Date.distantPast))
+      }
+    } catch {
+      fail(.store(error))
+    }
+  }
+
+  /// Orders the list newest first, by title or by author.
+  public func setOrder(_ order: FavoriteOrder) {
+    state.update { $0.order = order }
+    reload()
+  }
+
+  /// Removes the favourites in these rows (1-based); all rows are checked first.
+  public func remove(rows: [Int]) {
+    let favorites = current.favorites
+    guard !rows.isEmpty else { return fail(.invalidInput("which rows? e.g. rm 2 or rm 1-3")) }
+    if let bad = rows.first(where: { !(1...max(favorites.count, 1)).contains($0) || favorites.isEmpty })
+    {
+      return fail(.noSuchRow(row: bad, rowCount: favorites.count))
+    }
+    remove(ids: rows.map { favorites[$0 - 1].id })
+  }
+
+  /// Removes favourites by book id.
+  public func remove(ids: [Int]) {
+    do {
+      var removed = 0
+      for id in Set(ids) where try service.favorites.remove(id: id) { removed += 1 }
+      reload()
+      notice("Removed \(removed) \(removed == 1 ? "favourite" : "favourites").")
+    } catch {
+      fail(.store(error))
+    }
+  }
+
+  /// The export document (versioned JSON) for standard output.
+  public func exportDocument() throws(CatalogError) -> Data {
+    do {
+      return try service.favorites.exportDocument()
+    } catch {
+      throw .store(error)
+    }
+  }
+
+  /// Writes the export document to `file` atomically; nothing partial is left on failure.
+  public func export(to file: URL) throws(CatalogError) {
+    do {
+      try service.favorites.export(to: file)
+      notice("Exported \(current.count) \(current.count == 1 ? "favourite" : "favourites") to \(file.path).")
+    } catch {
+      fail(.store(error))
+      throw .store(error)
+    }
+  }
+
+  /// Merges an export document, a Gutendex page, or an array of books; all or nothing.
+  @discardableResult
+  public func importDocument(_ data: Data, source: String) throws(CatalogError) -> ImportSummary {
+    do {
+      let summary = try service.favorites.importDocument(data, source: source)
+      reload()
+      notice(
+        "Imported from \(source): \(summary.added) added, \(summary.updated) updated, "
+          + "\(summary.unchanged) unchanged.")
+      return summary
+    } catch {
+      fail(.store(error))
+      throw .store(error)
+    }
+  }
+
+  /// Fetches fresh snapshots of every favourite from the server.
+  public func refresh() async {
+    state.update { $0.load = .loading }
+    do {
+      let result = try await service.refreshFavorites()
+      reload()
+      notice(
+        "Refreshed \(result.updated) \(result.updated == 1 ? "favourite" : "favourites")"
+          + (result.missing > 0 ? "; \(result.missing) no longer on the server (kept)." : "."))
+    } catch {
+      reload()
+      fail(error)
+    }
+  }
+
+  private func notice(_ text: String) {
+    state.update { $0.notice = text }
+  }
+
+  private func fail(_ error: CatalogError) {
+    state.update {
+      $0.load = error == .cancelled ? .loaded(.favorite(savedAt: $0.lastRefreshed ?? .distantPast)) : .failed(error)
+      $0.notice = nil
+    }
+  }
+}

@@ -1,0 +1,33 @@
+import Gutendex
+
+/// One line typed at the interactive prompt, understood.
+public enum PromptCommand: Sendable, Hashable {
+  case next
+  case previous
+  case goTo(page: Int)
+  /// Open the details of a row of the list on screen.
+  case details(row: Int)
+  case toggleFavorites(rows: [Int])
+  case favorites
+  /// Remove favourites by row (favourites screen).
+  case removeFavorites(rows: [Int])
+  /// Order the favourites screen.
+  case favoritesOrder(String)
+  case search(String?)
+  case languages([String])
+  case topic(String?)
+  case years(from: Int?, to: Int?)
+  case copyright(Set<CopyrightStatus>)
+  case sort(BookSort)
+  case reset
+  case refresh
+  case links(row: Int?)
+  case offline(Bool)
+  case export(path: String?)
+  case importFile(path: String)
+  case status
+  case help
+  /// Back to the list from another screen (`b` there, or an empty line).
+  case back
+  case quit
+}
