@@ -9,15 +9,24 @@ import Gutendex
 public final class FavoritesViewModel {
   /// Everything the favourites screen shows.
   public struct State: Sendable, Hashable {
+    /// The favourites on the current page of the list.
     public var favorites: [Favorite]
     public var order: FavoriteOrder
+    /// All favourites, not just this page.
+    public var count: Int
+    /// The 1-based page of the list.
+    public var page: Int
     public var lastRefreshed: Date?
     public var load: LoadState
     /// The outcome of the last action in words ("Removed 2 favourites."), if any.
     public var notice: String?
 
-    public var count: Int { favorites.count }
+    /// Pages of ``FavoritesViewModel/pageSize`` favourites (at least 1).
+    public var pageCount: Int { max(1, (count + FavoritesViewModel.pageSize - 1) / FavoritesViewModel.pageSize) }
   }
+
+  /// Favourites shown per page: reading 10,000 snapshots to show 32 would waste the user's time.
+  public nonisolated static let pageSize = 32
 
   public let service: CatalogService
   private let state: ObservableState<State>
@@ -25,7 +34,9 @@ public final class FavoritesViewModel {
   public init(service: CatalogService, order: FavoriteOrder = .newest) {
     self.service = service
     state = ObservableState(
-      State(favorites: [], order: order, lastRefreshed: nil, load: .idle, notice: nil))
+      State(
+        favorites: [], order: order, count: 0, page: 1, lastRefreshed: nil, load: .idle,
+        notice: nil))
   }
 
   public var current: State { state.value }
@@ -37,13 +48,19 @@ public final class FavoritesViewModel {
     state.observe(observer)
   }
 
-  /// Reads the favourites from the store.
+  /// Reads the current page of favourites from the store.
   public func reload() {
     do {
-      let favorites = try service.favorites.favorites(order: current.order)
+      let count = try service.favorites.count()
+      let pageCount = max(1, (count + Self.pageSize - 1) / Self.pageSize)
+      let page = min(max(current.page, 1), pageCount)
+      let favorites = try service.favorites.favorites(
+        order: current.order, limit: Self.pageSize, offset: (page - 1) * Self.pageSize)
       let refreshed = try service.favorites.lastRefreshed()
       state.update {
         $0.favorites = favorites
+        $0.count = count
+        $0.page = page
         $0.lastRefreshed = refreshed
         $0.load = .loaded(.favorite(savedAt: refreshed ?? Date.distantPast))
       }
@@ -52,9 +69,21 @@ public final class FavoritesViewModel {
     }
   }
 
-  /// Orders the list newest first, by title or by author.
+  /// Orders the list newest first, by title or by author (back to its first page).
   public func setOrder(_ order: FavoriteOrder) {
-    state.update { $0.order = order }
+    state.update {
+      $0.order = order
+      $0.page = 1
+    }
+    reload()
+  }
+
+  /// Shows page `page` of the list, checked against the page count.
+  public func goTo(page: Int) {
+    guard (1...current.pageCount).contains(page) else {
+      return fail(.pageOutOfRange(page: page, pageCount: current.pageCount))
+    }
+    state.update { $0.page = page }
     reload()
   }
 
@@ -94,7 +123,8 @@ public final class FavoritesViewModel {
   public func export(to file: URL) throws(CatalogError) {
     do {
       try service.favorites.export(to: file)
-      notice("Exported \(current.count) \(current.count == 1 ? "favourite" : "favourites") to \(file.path).")
+      let count = current.count
+      notice("Exported \(count) \(count == 1 ? "favourite" : "favourites") to \(file.path).")
     } catch {
       fail(.store(error))
       throw .store(error)

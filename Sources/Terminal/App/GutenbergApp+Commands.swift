@@ -1,0 +1,260 @@
+import Catalog
+import Foundation
+import Gutendex
+
+/// The scriptable subcommands: each turns its options into one catalogue call and prints the
+/// result as aligned rows (terminal), tab-separated rows (pipe) or JSON (`--json`).
+extension GutenbergApp {
+  /// How a listing is printed.
+  public enum ListFormat: Sendable {
+    /// Aligned rows on a terminal, tab-separated rows in a pipe.
+    case automatic
+    case json
+  }
+
+  /// `gutenberg list`: one page, or with `all` every page, streamed as it arrives.
+  public func list(query: BookQuery, all: Bool, format: ListFormat) async -> ExitStatus {
+    let first: LoadedPage
+    do {
+      first = try await service.page(query)
+    } catch {
+      return fail(error)
+    }
+    if let reason = first.fallbackReason {
+      output.printError("note: \(sourceNote(first.source)) (\(Sanitizer.sanitize(reason)))")
+    }
+    guard all else {
+      printPage(first, format: format, rowOffset: 0, isFirst: true, isLast: true)
+      return .ok
+    }
+    var loaded = first
+    var seen = Set<Int>()
+    var row = 0
+    if format == .json { output.write("[\n") }
+    var wroteBook = false
+    while true {
+      loaded.page.results.removeAll { !seen.insert($0.id).inserted }
+      switch format {
+      case .json:
+        for book in loaded.page.results {
+          output.write((wroteBook ? ",\n" : "") + String(decoding: book.rawJSON, as: UTF8.self))
+          wroteBook = true
+        }
+      case .automatic:
+        printPage(loaded, format: format, rowOffset: row, isFirst: row == 0, isLast: false)
+      }
+      row += loaded.page.results.count
+      let page = loaded.query.page
+      guard page < loaded.page.pageCount, !loaded.page.results.isEmpty || page == 1 else { break }
+      do {
+        loaded = try await service.page(loaded.query.atPage(page + 1))
+      } catch {
+        if format == .json { output.write("\n]\n") }
+        return fail(error)
+      }
+    }
+    if format == .json { output.write((wroteBook ? "\n" : "") + "]\n") }
+    return .ok
+  }
+
+  /// `gutenberg show ID`: one book with everything the server gives.
+  public func show(id: Int, format: ListFormat) async -> ExitStatus {
+    let detail = BookDetailViewModel(service: service)
+    await detail.load(id: id)
+    if let error = detail.current.load.error { return fail(error) }
+    guard let book = detail.current.book else { return fail(.invalidInput("no book \(id)")) }
+    switch format {
+    case .json:
+      output.print(String(decoding: book.rawJSON, as: UTF8.self))
+    case .automatic:
+      output.print(detailScreenLines(detail.current))
+    }
+    return .ok
+  }
+
+  /// `gutenberg favorites list`.
+  public func favoritesList(order: FavoriteOrder, format: ListFormat) -> ExitStatus {
+    do {
+      switch format {
+      case .json:
+        output.write(String(decoding: try service.favorites.exportDocument(), as: UTF8.self))
+      case .automatic:
+        let favorites = try service.favorites.favorites(order: order)
+        output.print(favoriteListLines(favorites))
+      }
+      return .ok
+    } catch {
+      return fail(.store(error))
+    }
+  }
+
+  /// `gutenberg favorites add ID...`: fetched from the server (or a fallback) and saved.
+  public func favoritesAdd(ids: [Int]) async -> ExitStatus {
+    var status = ExitStatus.ok
+    for id in ids {
+      do {
+        let (book, _) = try await service.book(id: id)
+        let added = try service.favorites.add(book)
+        output.printError(
+          "\(added ? "added" : "already a favourite"): \(id) \(shortTitle(book.title))")
+      } catch let error as CatalogError {
+        status = fail(error)
+      } catch let error as StoreError {
+        status = fail(.store(error))
+      } catch {
+        status = fail(CatalogError.invalidInput(String(describing: error)))
+      }
+    }
+    return status
+  }
+
+  /// `gutenberg favorites remove ID...`.
+  public func favoritesRemove(ids: [Int]) -> ExitStatus {
+    var status = ExitStatus.ok
+    for id in ids {
+      do {
+        if try service.favorites.remove(id: id) {
+          output.printError("removed: \(id)")
+        } else {
+          status = fail("\(id) is not a favourite", .failure)
+        }
+      } catch {
+        status = fail(.store(error))
+      }
+    }
+    return status
+  }
+
+  /// `gutenberg favorites export [-o FILE]`: the versioned JSON document, to stdout or a file.
+  public func favoritesExport(to path: String?) -> ExitStatus {
+    do {
+      if let path {
+        let file = URL(fileURLWithPath: path)
+        try service.favorites.export(to: file)
+        let count = try service.favorites.count()
+        output.printError(
+          "Exported \(TextFormat.plural(count, "favourite")) to \(file.path)")
+      } else {
+        output.write(String(decoding: try service.favorites.exportDocument(), as: UTF8.self))
+      }
+      return .ok
+    } catch {
+      return fail(.store(error))
+    }
+  }
+
+  /// `gutenberg favorites import FILE` (`-` reads standard input).
+  public func favoritesImport(from path: String) -> ExitStatus {
+    let data: Data
+    if path == "-" {
+      data = FileHandle.standardInput.readDataToEndOfFile()
+    } else {
+      do {
+        data = try Data(contentsOf: URL(fileURLWithPath: path))
+      } catch {
+        return fail("cannot read \(path): \(InteractiveSession.reason(error))", .failure)
+      }
+    }
+    do {
+      let summary = try service.favorites.importDocument(data, source: path == "-" ? "stdin" : path)
+      output.printError(
+        "Imported from \(path == "-" ? "stdin" : path): \(summary.added) added, "
+          + "\(summary.updated) updated, \(summary.unchanged) unchanged")
+      return .ok
+    } catch {
+      return fail(.store(error))
+    }
+  }
+
+  /// `gutenberg favorites refresh`: fresh snapshots from the server, 32 ids a request.
+  public func favoritesRefresh() async -> ExitStatus {
+    do {
+      let result = try await service.refreshFavorites()
+      output.printError(
+        "Refreshed \(TextFormat.plural(result.updated, "favourite"))"
+          + (result.missing > 0 ? "; \(result.missing) no longer on the server (kept)" : ""))
+      return .ok
+    } catch {
+      return fail(error)
+    }
+  }
+
+  /// `gutenberg cache info`.
+  public func cacheInfo(format: ListFormat) -> ExitStatus {
+    guard let cache = service.cache else { return fail("the page cache is unavailable", .failure) }
+    do {
+      let info = try cache.info()
+      switch format {
+      case .json:
+        let object: [String: Any] = [
+          "entries": info.entries, "bytes": info.bytes, "path": info.path.path,
+          "oldest": info.oldest.map(Self.iso8601) ?? NSNull(),
+          "newest": info.newest.map(Self.iso8601) ?? NSNull(),
+        ]
+        output.print(Self.json(object))
+      case .automatic:
+        output.print(cacheInfoLines(info))
+      }
+      return .ok
+    } catch {
+      return fail(.store(error))
+    }
+  }
+
+  /// `gutenberg cache clear`.
+  public func cacheClear() -> ExitStatus {
+    guard let cache = service.cache else { return fail("the page cache is unavailable", .failure) }
+    do {
+      let entries = try cache.info().entries
+      try cache.clear()
+      output.printError("Cleared \(TextFormat.plural(entries, "cached page"))")
+      return .ok
+    } catch {
+      return fail(.store(error))
+    }
+  }
+
+  /// `gutenberg status`: asks the server whether it answers, then shows the figures.
+  public func status(format: ListFormat) async -> ExitStatus {
+    let model = StatusViewModel(service: service)
+    await model.refresh(probe: true)
+    let state = model.current
+    if let error = state.load.error { return fail(error) }
+    switch format {
+    case .json:
+      var object: [String: Any] = [
+        "server": state.server.absoluteString,
+        "server_answers": state.serverAnswers.map { $0 as Any } ?? NSNull(),
+        "source": state.mode == .localOnly ? "embedded" : "auto",
+        "favorites": state.favoritesCount ?? 0,
+        "favorites_refreshed": state.favoritesRefreshed.map(Self.iso8601) ?? NSNull(),
+      ]
+      if let cache = state.cache {
+        object["cache"] = [
+          "entries": cache.entries, "bytes": cache.bytes, "path": cache.path.path,
+          "oldest": cache.oldest.map(Self.iso8601) ?? NSNull(),
+        ]
+      }
+      output.print(Self.json(object))
+    case .automatic:
+      output.print(statusScreenLines(state))
+    }
+    return .ok
+  }
+
+  func shortTitle(_ title: String) -> String {
+    DisplayWidth.truncate(Sanitizer.sanitize(title), toCells: 60)
+  }
+
+  static func iso8601(_ date: Date) -> String {
+    date.formatted(.iso8601)
+  }
+
+  static func json(_ object: [String: Any]) -> String {
+    let data =
+      (try? JSONSerialization.data(
+        withJSONObject: object, options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]))
+      ?? Data("{}".utf8)
+    return String(decoding: data, as: UTF8.self)
+  }
+}

@@ -1,0 +1,103 @@
+import Catalog
+import Foundation
+import Gutendex
+import GutendexEngine
+
+/// Everything the `gutenberg` executable can do, one method per command.
+///
+/// The executable only parses options and calls one of these; each writes its result to
+/// ``output`` and returns the exit status, with failures as one clear line on standard error.
+@MainActor
+public final class GutenbergApp {
+  public let service: CatalogService
+  public let output: TerminalOutput
+  let options: AppOptions
+
+  /// Builds the service from the options: server, data directory, cache, embedded catalogue.
+  public init(options: AppOptions, output: TerminalOutput) throws(AppStartError) {
+    self.options = options
+    self.output = output
+    let environment = options.environment
+    let serverText = options.server ?? environment["GUTENDEX_URL"].flatMap { $0.isEmpty ? nil : $0 }
+    let server: URL
+    if let serverText {
+      guard let url = URL(string: serverText), let scheme = url.scheme?.lowercased(),
+        scheme == "http" || scheme == "https", url.host?.isEmpty == false
+      else {
+        throw AppStartError(
+          message: "--server: '\(serverText)' is not an http(s) URL (e.g. https://gutendex.com)",
+          status: .usage)
+      }
+      server = url
+    } else {
+      server = GutendexClient.defaultServer
+    }
+    let timeoutText = environment["GUTENBERG_TIMEOUT"].flatMap(Double.init)
+    let seconds = options.timeout ?? timeoutText ?? 15
+    guard seconds > 0, seconds <= 600 else {
+      throw AppStartError(message: "--timeout must be between 0 and 600 seconds", status: .usage)
+    }
+    let location = Self.location(options: options)
+    let favorites: FavoritesStore
+    do {
+      favorites = try FavoritesStore(location: location)
+    } catch {
+      throw AppStartError(message: error.description, status: ExitStatus(.store(error)))
+    }
+    // The page cache is disposable: if it cannot be opened, browse without it and say so.
+    var cache: PageCache?
+    do {
+      cache = try PageCache(location: location)
+    } catch {
+      output.printError("warning: page cache unavailable: \(error.description)")
+    }
+    let sourceText = environment["GUTENBERG_SOURCE"].flatMap(AppOptions.Source.init(rawValue:))
+    let mode: CatalogService.Mode =
+      (options.source ?? sourceText ?? .auto) == .embedded ? .localOnly : .automatic
+    let local = LocalCatalogue(
+      name: "embedded catalogue of \(EmbeddedCatalogue.snapshotDate)", hasSummaries: false,
+      makeTransport: { try EmbeddedCatalogue.load() })
+    let client = GutendexClient(
+      server: server, transport: URLSessionTransport(),
+      timeout: .milliseconds(Int64(seconds * 1000)))
+    service = CatalogService(
+      client: client, favorites: favorites, cache: cache, local: local, mode: mode)
+    if options.offline { service.network.simulateOffline(true) }
+  }
+
+  static func location(options: AppOptions) -> StoreLocation {
+    if let directory = options.dataDirectory {
+      let data = URL(fileURLWithPath: directory, isDirectory: true)
+      return StoreLocation(
+        dataDirectory: data, cacheDirectory: data.appendingPathComponent("cache", isDirectory: true))
+    }
+    return StoreLocation.standard(environment: options.environment)
+  }
+
+  /// Writes a failure as one line on standard error and returns its exit status.
+  func fail(_ error: CatalogError) -> ExitStatus {
+    output.printError("error: \(Sanitizer.sanitize(error.description))")
+    return ExitStatus(error)
+  }
+
+  func fail(_ message: String, _ status: ExitStatus) -> ExitStatus {
+    output.printError("error: \(message)")
+    return status
+  }
+
+  // MARK: - Interactive
+
+  /// The interactive browser, reading commands from `input` until `q` or end of input.
+  public func browse(query: BookQuery, input: any LineSource) async -> ExitStatus {
+    let session = InteractiveSession(service: service, output: output, query: query)
+    let runner = SessionRunner(session: session, output: output, input: input)
+    return await runner.run()
+  }
+}
+
+/// Why the app could not start: one line for standard error and an exit status.
+public struct AppStartError: Error, Sendable, CustomStringConvertible {
+  public var message: String
+  public var status: ExitStatus
+  public var description: String { message }
+}

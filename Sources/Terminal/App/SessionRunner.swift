@@ -1,0 +1,70 @@
+import Foundation
+
+/// Drives an ``InteractiveSession``: prompt, read, run (cancellable with Ctrl-C, with a
+/// progress line after 200 ms on a terminal), draw, until `q` or end of input.
+@MainActor
+public final class SessionRunner {
+  let session: InteractiveSession
+  let output: TerminalOutput
+  let input: any LineSource
+  /// How long a command runs before the progress line appears.
+  public var progressDelay: Duration = .milliseconds(200)
+
+  public init(session: InteractiveSession, output: TerminalOutput, input: any LineSource) {
+    self.session = session
+    self.output = output
+    self.input = input
+  }
+
+  public func run() async -> ExitStatus {
+    let output = self.output
+    let interactive = input.isInteractive
+    let interrupts = InterruptHandler { quitting in
+      if quitting {
+        output.print("")
+        exit(130)
+      }
+      output.print(["", "(Ctrl-C again to quit, or type q)"])
+      if interactive { output.write(Self.prompt) }
+    }
+    interrupts.install()
+    defer { interrupts.uninstall() }
+
+    await perform(interrupts, label: "loading…") { await $0.start() }
+    while true {
+      if interactive { output.write(Self.prompt) }
+      guard let line = input.readLine() else {
+        if interactive { output.print("") }
+        break
+      }
+      let keepGoing = await perform(interrupts, label: session.progressText(for: line)) {
+        await $0.handle(line)
+      }
+      if !keepGoing { break }
+    }
+    return .ok
+  }
+
+  static let prompt = "> "
+
+  @discardableResult
+  private func perform<Result: Sendable>(
+    _ interrupts: InterruptHandler, label: String,
+    _ body: @escaping @MainActor (InteractiveSession) async -> Result
+  ) async -> Result {
+    let session = self.session
+    let task = Task { @MainActor in await body(session) }
+    interrupts.begin { task.cancel() }
+    let output = self.output
+    let delay = progressDelay
+    let progress = Task {
+      try await Task.sleep(for: delay)
+      output.showProgress(label)
+    }
+    let result = await task.value
+    progress.cancel()
+    interrupts.end()
+    output.clearProgress()
+    return result
+  }
+}

@@ -1,0 +1,368 @@
+import Catalog
+import Foundation
+import Gutendex
+
+/// The interactive browser: reads one command at a time, runs it on the view models, and draws
+/// the screen it leads to. A bad line prints one helpful sentence and changes nothing.
+@MainActor
+public final class InteractiveSession {
+  /// The screen on display; it decides what some keys mean (Enter, `b`, numbers, `sort`).
+  public enum Screen: Sendable, Hashable {
+    case browse, details, links, favorites, status, help
+  }
+
+  public let service: CatalogService
+  public let browser: BrowserViewModel
+  public let favorites: FavoritesViewModel
+  public let status: StatusViewModel
+  public private(set) var detail: BookDetailViewModel?
+  public private(set) var linksBook: Book?
+  public private(set) var screen: Screen = .browse
+  let output: TerminalOutput
+  let parser = PromptParser()
+  let now: @Sendable () -> Date
+
+  public init(
+    service: CatalogService, output: TerminalOutput, query: BookQuery = BookQuery(),
+    prefetch: Bool = true, now: @escaping @Sendable () -> Date = { Date() }
+  ) {
+    self.service = service
+    self.output = output
+    self.now = now
+    browser = BrowserViewModel(service: service, query: query, prefetchEnabled: prefetch)
+    favorites = FavoritesViewModel(service: service)
+    status = StatusViewModel(service: service)
+  }
+
+  /// Loads the first page and draws it.
+  public func start() async {
+    await browser.load()
+    showBrowser()
+  }
+
+  /// Handles one input line; returns false when the session should end.
+  public func handle(_ line: String) async -> Bool {
+    let command: PromptCommand
+    do {
+      command = try parser.parse(line, context: parserContext)
+    } catch {
+      output.print(errorLine(error.message))
+      return true
+    }
+    return await execute(command)
+  }
+
+  /// A short description of what a command is waiting for, for the progress line.
+  public func progressText(for line: String) -> String {
+    guard let command = try? parser.parse(line, context: parserContext) else { return "working…" }
+    switch command {
+    case .next, .previous, .goTo, .search, .languages, .topic, .years, .copyright, .sort, .reset:
+      return "loading…"
+    case .refresh: return screen == .favorites ? "refreshing favourites…" : "refreshing…"
+    case .status: return "checking the server…"
+    default: return "working…"
+    }
+  }
+
+  var parserContext: PromptParser.Context {
+    switch screen {
+    case .browse: .browse
+    case .details: .details
+    case .links: .links
+    case .favorites: .favorites
+    case .status: .status
+    case .help: .help
+    }
+  }
+
+  // MARK: - Commands
+
+  func execute(_ command: PromptCommand) async -> Bool {
+    switch command {
+    case .quit:
+      return false
+    case .next:
+      if screen == .favorites { return pageFavorites(by: 1) }
+      await browse { await $0.next() }
+    case .previous:
+      if screen == .favorites { return pageFavorites(by: -1) }
+      await browse { await $0.previous() }
+    case .goTo(let page):
+      if screen == .favorites {
+        favorites.goTo(page: page)
+        showFavorites()
+      } else {
+        await browse { await $0.goTo(page: page) }
+      }
+    case .details(let row):
+      openDetails(row: row)
+    case .toggleFavorites(let rows):
+      toggle(rows: rows)
+    case .favorites:
+      favorites.reload()
+      screen = .favorites
+      showFavorites()
+    case .removeFavorites(let rows):
+      guard screen == .favorites else {
+        output.print(errorLine("rm works on the favourites screen: type F first"))
+        return true
+      }
+      favorites.remove(rows: rows)
+      showFavorites()
+    case .favoritesOrder(let order):
+      favorites.setOrder(FavoriteOrder(rawValue: order) ?? .newest)
+      showFavorites()
+    case .search(let text):
+      await changeQuery { $0.search = text }
+    case .languages(let codes):
+      await changeQuery { $0.languages = codes }
+    case .topic(let topic):
+      await changeQuery { $0.topic = topic }
+    case .years(let from, let to):
+      await changeQuery {
+        $0.authorYearStart = from
+        $0.authorYearEnd = to
+      }
+    case .copyright(let values):
+      await changeQuery { $0.copyright = values }
+    case .sort(let sort):
+      await changeQuery { $0.sort = sort }
+    case .reset:
+      await changeQuery { $0 = BookQuery() }
+    case .refresh:
+      await refresh()
+    case .links(let row):
+      openLinks(row: row)
+    case .offline(let on):
+      service.network.simulateOffline(on)
+      output.print(
+        noticeLine(
+          on
+            ? "Offline simulation on: pages come from the cache or the local catalogue."
+            : "Offline simulation off: pages come from the server again (r to reload)."))
+    case .export(let path):
+      export(to: path)
+    case .importFile(let path):
+      importFile(path)
+    case .status:
+      await status.refresh(probe: true)
+      screen = .status
+      output.print(statusLines())
+    case .help:
+      screen = .help
+      output.print(helpLines())
+    case .back:
+      screen = .browse
+      showBrowser()
+    }
+    return true
+  }
+
+  private func browse(_ action: (BrowserViewModel) async -> Void) async {
+    screen = .browse
+    await action(browser)
+    showBrowser()
+  }
+
+  private func changeQuery(_ change: (inout BookQuery) -> Void) async {
+    var query = browser.current.query
+    change(&query)
+    await browse { await $0.setQuery(query) }
+  }
+
+  private func refresh() async {
+    switch screen {
+    case .favorites:
+      await favorites.refresh()
+      browser.reloadFavoriteFlags()
+      showFavorites()
+    case .status:
+      await status.refresh(probe: true)
+      output.print(statusLines())
+    case .details:
+      if let detail, let id = detail.current.book?.id {
+        await detail.load(id: id)
+        showDetails()
+      }
+    default:
+      await browse { await $0.refresh() }
+    }
+  }
+
+  private func pageFavorites(by delta: Int) -> Bool {
+    favorites.goTo(page: favorites.current.page + delta)
+    showFavorites()
+    return true
+  }
+
+  /// The book in row `row` of the list on screen (favourites or browse).
+  private func book(atRow row: Int) -> (book: Book, load: LoadState)? {
+    if screen == .favorites || (screen != .browse && previousList == .favorites) {
+      let list = favorites.current.favorites
+      guard (1...max(list.count, 1)).contains(row), !list.isEmpty else {
+        output.print(errorLine(CatalogError.noSuchRow(row: row, rowCount: list.count).description))
+        return nil
+      }
+      let favorite = list[row - 1]
+      return (favorite.book, .loaded(.favorite(savedAt: favorite.refreshedAt ?? favorite.addedAt)))
+    }
+    let items = browser.current.items
+    guard (1...max(items.count, 1)).contains(row), !items.isEmpty else {
+      output.print(errorLine(CatalogError.noSuchRow(row: row, rowCount: items.count).description))
+      return nil
+    }
+    return (items[row - 1].book, browser.current.load)
+  }
+
+  /// The list the user came from, so `N` on a details screen still means that list's row.
+  private var previousList: Screen = .browse
+
+  private func openDetails(row: Int) {
+    if screen == .favorites || screen == .browse { previousList = screen }
+    guard let (book, load) = book(atRow: row) else { return }
+    let model = BookDetailViewModel(service: service, book: book, source: load)
+    detail = model
+    screen = .details
+    showDetails()
+  }
+
+  private func openLinks(row: Int?) {
+    if screen == .favorites || screen == .browse { previousList = screen }
+    let book: Book
+    if let row {
+      guard let found = self.book(atRow: row) else { return }
+      book = found.book
+    } else if let shown = detail?.current.book, screen == .details || screen == .links {
+      book = shown
+    } else {
+      output.print(errorLine("usage: links N (download links of row N)"))
+      return
+    }
+    linksBook = book
+    screen = .links
+    output.print(linksLines(book))
+  }
+
+  private func toggle(rows: [Int]) {
+    switch screen {
+    case .details, .links:
+      guard let detail, rows.isEmpty || rows == [1] || screen == .links else {
+        return toggleList(rows: rows)
+      }
+      detail.toggleFavorite()
+      browser.reloadFavoriteFlags()
+      if let error = detail.current.load.error {
+        output.print(errorLine(error.description))
+      } else if let book = detail.current.book {
+        output.print(noticeLine(favoriteNotice(book.title, added: detail.current.isFavorite)))
+      }
+    case .favorites:
+      favorites.remove(rows: rows)
+      browser.reloadFavoriteFlags()
+      showFavorites()
+    default:
+      toggleList(rows: rows)
+    }
+  }
+
+  private func toggleList(rows: [Int]) {
+    screen = .browse
+    let before = Dictionary(
+      browser.current.items.map { ($0.id, $0.isFavorite) }, uniquingKeysWith: { first, _ in first })
+    browser.toggleFavorites(rows: rows)
+    if let error = browser.current.load.error {
+      output.print(errorLine(error.description))
+      browser.dismissError()
+      return
+    }
+    showBrowser()
+    let changed = browser.current.items.filter { before[$0.id] != $0.isFavorite }
+    if changed.count == 1, let item = changed.first {
+      output.print(noticeLine(favoriteNotice(item.book.title, added: item.isFavorite)))
+    } else if !changed.isEmpty {
+      let added = changed.filter(\.isFavorite).count
+      output.print(
+        noticeLine(
+          "Favourites: \(added) added, \(changed.count - added) removed."))
+    }
+  }
+
+  private func favoriteNotice(_ title: String, added: Bool) -> String {
+    let shown = Sanitizer.sanitize(title)
+    let short = DisplayWidth.truncate(shown, toCells: 60)
+    return added ? "Added to favourites: \(short)" : "Removed from favourites: \(short)"
+  }
+
+  private func export(to path: String?) {
+    let file = URL(
+      fileURLWithPath: path ?? "gutenberg-favorites-\(TextFormat.date(now(), timeZone: .gmt)).json")
+    do {
+      try favorites.export(to: file)
+      output.print(exportLines(count: (try? service.favorites.count()) ?? 0, path: file.path))
+    } catch {
+      output.print(errorLine(error.description))
+    }
+  }
+
+  private func importFile(_ path: String) {
+    let data: Data
+    do {
+      data = try Data(contentsOf: URL(fileURLWithPath: path))
+    } catch {
+      output.print(errorLine("cannot read \(path): \(Self.reason(error))"))
+      return
+    }
+    do {
+      try favorites.importDocument(data, source: path)
+      browser.reloadFavoriteFlags()
+      if let notice = favorites.current.notice { output.print(noticeLine(notice)) }
+    } catch {
+      output.print(errorLine(error.description))
+    }
+  }
+
+  static func reason(_ error: any Error) -> String {
+    let nsError = error as NSError
+    if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError,
+      underlying.domain == NSPOSIXErrorDomain,
+      let code = POSIXErrorCode(rawValue: Int32(underlying.code))
+    {
+      return String(cString: strerror(code.rawValue))
+    }
+    if nsError.domain == NSCocoaErrorDomain, nsError.code == NSFileReadNoSuchFileError {
+      return "no such file"
+    }
+    return nsError.localizedDescription
+  }
+
+  // MARK: - Drawing
+
+  private func showBrowser() {
+    let state = browser.current
+    if let error = state.load.error {
+      output.print(errorLine(error.description))
+      browser.dismissError()
+      return
+    }
+    output.print(browseLines())
+  }
+
+  private func showFavorites() {
+    let state = favorites.current
+    if let error = state.load.error {
+      output.print(errorLine(error.description))
+      favorites.reload()
+      return
+    }
+    output.print(favoritesLines())
+  }
+
+  private func showDetails() {
+    guard let detail else { return }
+    if let error = detail.current.load.error {
+      output.print(errorLine(error.description))
+      return
+    }
+    output.print(detailLines(detail.current))
+  }
+}

@@ -1,0 +1,65 @@
+import ArgumentParser
+import Catalog
+import Terminal
+
+struct Browse: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Browse interactively (the default): n next, p previous, / search, ? help.")
+
+  @OptionGroup var global: GlobalOptions
+  @OptionGroup var filters: QueryOptions
+
+  func run() async throws {
+    let query = filters.query
+    try await global.run { await $0.browse(query: query, input: StandardInput()) }
+  }
+}
+
+struct List: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Print a page of books (tab-separated when piped).")
+
+  @OptionGroup var global: GlobalOptions
+  @OptionGroup var filters: QueryOptions
+  @Flag(help: "Stream every page, not just one.") var all = false
+  @Flag(help: "Print JSON.") var json = false
+
+  func run() async throws {
+    let query = filters.query
+    let all = all
+    let format: GutenbergApp.ListFormat = json ? .json : .automatic
+    try await global.run { await $0.list(query: query, all: all, format: format) }
+  }
+}
+
+struct Show: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Show one book with every detail and download link.")
+
+  @OptionGroup var global: GlobalOptions
+  @Argument(help: "The Project Gutenberg number of the book.") var id: Int
+  @Flag(help: "Print the book's JSON as the server gives it.") var json = false
+
+  func validate() throws {
+    guard id > 0 else { throw ValidationError("a book id is a positive number") }
+  }
+
+  func run() async throws {
+    let id = id
+    let format: GutenbergApp.ListFormat = json ? .json : .automatic
+    try await global.run { await $0.show(id: id, format: format) }
+  }
+}
+
+struct Status: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Show the server, the source, favourites, cache and recent requests.")
+
+  @OptionGroup var global: GlobalOptions
+  @Flag(help: "Print JSON.") var json = false
+
+  func run() async throws {
+    let format: GutenbergApp.ListFormat = json ? .json : .automatic
+    try await global.run { await $0.status(format: format) }
+  }
+}

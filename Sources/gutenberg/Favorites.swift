@@ -1,0 +1,121 @@
+import ArgumentParser
+import Catalog
+import Terminal
+
+struct Favorites: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "favorites", abstract: "List, add, remove, export, import or refresh favourites.",
+    aliases: ["favourites", "fav"],
+    subcommands: [ListFavorites.self, Add.self, Remove.self, Export.self, Import.self, Refresh.self],
+    defaultSubcommand: ListFavorites.self)
+
+  struct ListFavorites: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "list", abstract: "List favourites (tab-separated when piped).")
+    @OptionGroup var global: GlobalOptions
+    @Option(help: "Order: newest, title or author.") var order: FavoriteOrder = .newest
+    @Flag(help: "Print the export document (JSON).") var json = false
+
+    func run() async throws {
+      let order = order
+      let format: GutenbergApp.ListFormat = json ? .json : .automatic
+      try await global.run { $0.favoritesList(order: order, format: format) }
+    }
+  }
+
+  struct Add: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Add books by id.")
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "Project Gutenberg numbers.") var ids: [Int]
+
+    func validate() throws {
+      if ids.isEmpty { throw ValidationError("give at least one book id") }
+      if let bad = ids.first(where: { $0 <= 0 }) {
+        throw ValidationError("'\(bad)' is not a book id")
+      }
+    }
+
+    func run() async throws {
+      let ids = ids
+      try await global.run { await $0.favoritesAdd(ids: ids) }
+    }
+  }
+
+  struct Remove: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Remove books by id.", aliases: ["rm"])
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "Project Gutenberg numbers.") var ids: [Int]
+
+    func validate() throws {
+      if ids.isEmpty { throw ValidationError("give at least one book id") }
+    }
+
+    func run() async throws {
+      let ids = ids
+      try await global.run { $0.favoritesRemove(ids: ids) }
+    }
+  }
+
+  struct Export: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Write favourites as JSON to standard output or a file (atomically).")
+    @OptionGroup var global: GlobalOptions
+    @Option(name: .shortAndLong, help: "The file to write.") var output: String?
+
+    func run() async throws {
+      let path = output
+      try await global.run { $0.favoritesExport(to: path) }
+    }
+  }
+
+  struct Import: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Merge favourites from an export, a Gutendex page or an array of books.")
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "The JSON file, or - for standard input.") var file: String
+
+    func run() async throws {
+      let file = file
+      try await global.run { $0.favoritesImport(from: file) }
+    }
+  }
+
+  struct Refresh: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Fetch fresh details of every favourite from the server.")
+    @OptionGroup var global: GlobalOptions
+
+    func run() async throws {
+      try await global.run { await $0.favoritesRefresh() }
+    }
+  }
+}
+
+struct Cache: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Inspect or clear the page cache.", subcommands: [Info.self, Clear.self],
+    defaultSubcommand: Info.self)
+
+  struct Info: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Show cached pages, size and age.")
+    @OptionGroup var global: GlobalOptions
+    @Flag(help: "Print JSON.") var json = false
+
+    func run() async throws {
+      let format: GutenbergApp.ListFormat = json ? .json : .automatic
+      try await global.run { $0.cacheInfo(format: format) }
+    }
+  }
+
+  struct Clear: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Delete every cached page.")
+    @OptionGroup var global: GlobalOptions
+
+    func run() async throws {
+      try await global.run { $0.cacheClear() }
+    }
+  }
+}
+
+extension FavoriteOrder: @retroactive ExpressibleByArgument {}

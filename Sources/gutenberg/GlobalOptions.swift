@@ -1,0 +1,64 @@
+import ArgumentParser
+import Foundation
+import Terminal
+
+/// Options every subcommand takes.
+struct GlobalOptions: ParsableArguments {
+  @Option(help: "Gutendex server URL (default https://gutendex.com; env GUTENDEX_URL).")
+  var server: String?
+
+  @Option(
+    name: .customLong("data-dir"),
+    help: "Directory for favourites and cache (env GUTENBERG_DATA_DIR; default XDG).")
+  var dataDirectory: String?
+
+  @Flag(help: "Do not use the network: cached pages, then the embedded catalogue.")
+  var offline = false
+
+  @Option(help: "Where books come from: auto (server, cache, embedded) or embedded.")
+  var source: AppOptions.Source?
+
+  @Option(help: "Colour: auto, always or never (NO_COLOR also turns it off).")
+  var color: ColorPolicy.Mode = .auto
+
+  @Option(help: "Seconds to wait for the server per request (default 15).")
+  var timeout: Double?
+
+  @Flag(help: "Explain more on standard error.")
+  var verbose = false
+
+  func validate() throws {
+    if let timeout, !(timeout > 0 && timeout <= 600) {
+      throw ValidationError("--timeout must be more than 0 and at most 600 seconds")
+    }
+  }
+
+  var appOptions: AppOptions {
+    AppOptions(
+      server: server, dataDirectory: dataDirectory, offline: offline, source: source,
+      color: color, verbose: verbose, timeout: timeout)
+  }
+
+  /// Builds the app and runs one call on it; a non-zero status becomes the exit code.
+  func run(_ body: @MainActor @Sendable (GutenbergApp) async -> ExitStatus) async throws {
+    let status = await Self.execute(appOptions, body)
+    if status != .ok { throw ExitCode(status.rawValue) }
+  }
+
+  @MainActor
+  static func execute(
+    _ options: AppOptions, _ body: @MainActor @Sendable (GutenbergApp) async -> ExitStatus
+  ) async -> ExitStatus {
+    let output = TerminalOutput.standard(color: options.color)
+    do {
+      let app = try GutenbergApp(options: options, output: output)
+      return await body(app)
+    } catch {
+      output.printError("error: \(error.message)")
+      return error.status
+    }
+  }
+}
+
+extension AppOptions.Source: ExpressibleByArgument {}
+extension ColorPolicy.Mode: ExpressibleByArgument {}

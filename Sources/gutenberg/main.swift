@@ -1,1 +1,0 @@
-print("gutenberg: not yet wired")
