@@ -34,6 +34,8 @@ public struct RetryPolicy: Sendable, Hashable {
     let ceiling = min(baseDelay * (1 << exponent), maxDelay)
     // "Full jitter" keeps a crowd of clients from retrying in step; keep at least half the
     // ceiling so a retry never hammers the server straight away.
-    return ceiling * (0.5 + 0.5 * min(max(random, 0), 1))
+    // A NaN would trap when scaling a Duration; treat it as the middle of the range.
+    let unit = random.isNaN ? 0.5 : min(max(random, 0), 1)
+    return ceiling * (0.5 + 0.5 * unit)
   }
 }
