@@ -181,7 +181,8 @@ public struct GutendexClient: Sendable {
         result = Task.isCancelled ? .failure(.cancelled(url: url)) : .success(response)
       case .failed(let error):
         result = .failure(
-          Task.isCancelled ? .cancelled(url: url) : Self.classify(error, url: url, timeout: timeout))
+          Task.isCancelled ? .cancelled(url: url) : Self.classify(error, url: url, timeout: timeout)
+        )
       case .timedOut:
         result = .failure(.timedOut(url: url, after: timeout))
       case .cancelled:
@@ -232,7 +233,9 @@ public struct GutendexClient: Sendable {
     let formatter = DateFormatter()
     formatter.locale = Locale(identifier: "en_US_POSIX")
     formatter.timeZone = TimeZone(identifier: "GMT")
-    for format in ["EEE, dd MMM yyyy HH:mm:ss zzz", "EEEE, dd-MMM-yy HH:mm:ss zzz", "EEE MMM d HH:mm:ss yyyy"] {
+    for format in [
+      "EEE, dd MMM yyyy HH:mm:ss zzz", "EEEE, dd-MMM-yy HH:mm:ss zzz", "EEE MMM d HH:mm:ss yyyy",
+    ] {
       formatter.dateFormat = format
       if let date = formatter.date(from: value) {
         let seconds = date.timeIntervalSince(now).rounded(.up)

@@ -69,7 +69,9 @@ final class TransportRace: Sendable {
       state.tasks = tasks
       return state.outcome != nil
     }
-    if finished { tasks.forEach { $0.cancel() } }
+    if finished {
+      for task in tasks { task.cancel() }
+    }
   }
 
   /// Records the first outcome, resumes the caller once, and cancels whatever still runs.
@@ -82,7 +84,7 @@ final class TransportRace: Sendable {
       defer { state.continuation = nil }
       return (state.continuation, state.tasks)
     }
-    tasks.forEach { $0.cancel() }
+    for task in tasks { task.cancel() }
     continuation?.resume(returning: outcome)
   }
 }
