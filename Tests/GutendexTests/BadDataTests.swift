@@ -38,12 +38,14 @@ import Testing
 
   @Test func notJSONAtAll() throws {
     let error = try #require(decodingError("<html><body>Bad Gateway</body></html>"))
-    #expect(error == BookDecodingError(path: "", reason: "expected a JSON value, found '<' at byte 0"))
+    #expect(
+      error == BookDecodingError(path: "", reason: "expected a JSON value, found '<' at byte 0"))
   }
 
   @Test func arrayAtTopLevel() throws {
     let error = try #require(decodingError(#"[{"id":1}]"#))
-    #expect(error == BookDecodingError(path: "", reason: "expected a JSON object, found '[' at byte 0"))
+    #expect(
+      error == BookDecodingError(path: "", reason: "expected a JSON object, found '[' at byte 0"))
   }
 
   @Test func missingResults() throws {
@@ -62,10 +64,12 @@ import Testing
   @Test func wrongTypes() throws {
     let downloads = try #require(
       decodingError(#"{"count":1,"results":[{"id":1,"title":"a","download_count":"x"}]}"#))
-    #expect(downloads == BookDecodingError(path: "results[0].download_count", reason: "expected Int"))
+    #expect(
+      downloads == BookDecodingError(path: "results[0].download_count", reason: "expected Int"))
     let name = try #require(
       decodingError(#"{"count":1,"results":[{"id":1,"authors":[{"name":"a"},{"name":5}]}]}"#))
-    #expect(name == BookDecodingError(path: "results[0].authors[1].name", reason: "expected String"))
+    #expect(
+      name == BookDecodingError(path: "results[0].authors[1].name", reason: "expected String"))
     let nullID = try #require(decodingError(#"{"count":1,"results":[{"id":null}]}"#))
     #expect(nullID == BookDecodingError(path: "results[0].id", reason: "expected Int, found null"))
     let results = try #require(decodingError(#"{"count":1,"results":{"id":1}}"#))
@@ -86,12 +90,14 @@ import Testing
 
   @Test func trailingGarbage() throws {
     let error = try #require(decodingError(#"{"count":0,"results":[]} x"#))
-    #expect(error == BookDecodingError(path: "", reason: "unexpected data after the object at byte 24"))
+    #expect(
+      error == BookDecodingError(path: "", reason: "unexpected data after the object at byte 24"))
     #expect(try BookPage.decode(from: Data("{\"count\":0,\"results\":[]} \n\t".utf8)).count == 0)
   }
 
   @Test func escapedQuotesAndBackslashesAtStringEnds() throws {
-    let text = #"{"count":1,"next":"https://x.example/books/?search=a\\","previous":null,"#
+    let text =
+      #"{"count":1,"next":"https://x.example/books/?search=a\\","previous":null,"#
       + #""results":[{"id":7,"title":"say \"hi\\\"","subjects":["\\","\"}]"]}],"c\u006funt":2}"#
     let page = try BookPage.decode(from: Data(text.utf8))
     #expect(page.count == 2)
@@ -117,7 +123,8 @@ import Testing
     #expect(error == .badData(url: url, path: "results[1].id", reason: "missing key 'id'"))
     #expect(
       error.description
-        == "bad data from server at results[1].id: missing key 'id' (https://books.example/books/?page=2)")
+        == "bad data from server at results[1].id: missing key 'id' (https://books.example/books/?page=2)"
+    )
     #expect(mock.count == 1)
   }
 
@@ -129,7 +136,8 @@ import Testing
   }
 
   @Test func truncatedBodyThroughTheClient() async throws {
-    let mock = MockTransport.success(body: #"{"count":1,"next":null,"previous":null,"results":[{"id":1"#)
+    let mock = MockTransport.success(
+      body: #"{"count":1,"next":null,"previous":null,"results":[{"id":1"#)
     let error = try #require(await caught { try await Fake.client(mock).page(BookQuery()) })
     guard case .badData(let url, let path, let reason) = error else {
       Issue.record("expected badData, got \(error)")
@@ -138,6 +146,7 @@ import Testing
     #expect(url.absoluteString == "https://books.example/books/")
     #expect(path == "")
     #expect(reason.contains("truncated"))
-    #expect(error.description.hasPrefix("bad data from server at top level: unexpected end of data"))
+    #expect(
+      error.description.hasPrefix("bad data from server at top level: unexpected end of data"))
   }
 }

@@ -32,10 +32,12 @@ import Testing
       search: "great expectations", languages: ["en"], topic: "fiction", authorYearStart: 1800,
       authorYearEnd: 1900, copyright: [.publicDomain, .unknown, .copyrighted], ids: [1400],
       mimeType: "text/", sort: .descending, page: 2)
-    #expect(query.parameters.map(\.name) == [
-      "author_year_end", "author_year_start", "copyright", "ids", "languages", "mime_type", "page",
-      "search", "sort", "topic",
-    ])
+    #expect(
+      query.parameters.map(\.name) == [
+        "author_year_end", "author_year_start", "copyright", "ids", "languages", "mime_type",
+        "page",
+        "search", "sort", "topic",
+      ])
     #expect(
       query.encoded
         == "author_year_end=1900&author_year_start=1800&copyright=false%2Cnull%2Ctrue&ids=1400"
@@ -63,8 +65,10 @@ import Testing
   }
 
   @Test func encodingIsStable() {
-    let a = BookQuery(search: "x", languages: ["fr", "en"], copyright: [.copyrighted, .publicDomain])
-    let b = BookQuery(search: "x", languages: ["fr", "en"], copyright: [.publicDomain, .copyrighted])
+    let a = BookQuery(
+      search: "x", languages: ["fr", "en"], copyright: [.copyrighted, .publicDomain])
+    let b = BookQuery(
+      search: "x", languages: ["fr", "en"], copyright: [.publicDomain, .copyrighted])
     #expect(a.encoded == b.encoded)
     #expect(a.encoded == "copyright=false%2Ctrue&languages=fr%2Cen&search=x")
     #expect(a == b)
@@ -76,8 +80,9 @@ import Testing
     #expect(query.atPage(5).encoded != query.encoded)
     #expect(query.cacheKey == "languages=en&search=austen")
     #expect(BookQuery(search: "austen").cacheKey != query.cacheKey)
-    #expect(BookQuery(copyright: [.unknown, .copyrighted]).atPage(2).cacheKey
-      == BookQuery(copyright: [.copyrighted, .unknown]).cacheKey)
+    #expect(
+      BookQuery(copyright: [.unknown, .copyrighted]).atPage(2).cacheKey
+        == BookQuery(copyright: [.copyrighted, .unknown]).cacheKey)
   }
 
   @Test func pageCount() {

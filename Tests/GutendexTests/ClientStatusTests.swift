@@ -9,7 +9,8 @@ import Testing
   let pageURL = URL(string: "https://books.example/books/?page=99")!
 
   @Test func successDecodesAndSendsJSONHeaders() async throws {
-    let mock = MockTransport.success(body: Fake.book(84), headers: ["content-type": "application/json; charset=utf-8"])
+    let mock = MockTransport.success(
+      body: Fake.book(84), headers: ["content-type": "application/json; charset=utf-8"])
     let book = try await Fake.client(mock).book(id: 84)
     #expect(book.id == 84)
     #expect(book.title == "Book 84")
@@ -24,15 +25,21 @@ import Testing
     let mock = MockTransport.success(status: 404, body: #"{"detail":"Invalid page."}"#)
     let error = try #require(await caught { try await Fake.client(mock).page(BookQuery(page: 99)) })
     #expect(error == .http(status: 404, detail: "Invalid page.", url: pageURL))
-    #expect(error.description == "server says: Invalid page. (HTTP 404, https://books.example/books/?page=99)")
+    #expect(
+      error.description
+        == "server says: Invalid page. (HTTP 404, https://books.example/books/?page=99)")
     #expect(mock.count == 1)
   }
 
   @Test func unknownBook() async throws {
-    let mock = MockTransport.success(status: 404, body: #"{"detail":"No Book matches the given query."}"#)
+    let mock = MockTransport.success(
+      status: 404, body: #"{"detail":"No Book matches the given query."}"#)
     let error = try #require(await caught { try await Fake.client(mock).book(id: 84) })
     #expect(error == .http(status: 404, detail: "No Book matches the given query.", url: url84))
-    #expect(error.description == "server says: No Book matches the given query. (HTTP 404, https://books.example/books/84/)")
+    #expect(
+      error.description
+        == "server says: No Book matches the given query. (HTTP 404, https://books.example/books/84/)"
+    )
     #expect(!error.isUnavailable && !error.isTransient)
   }
 
@@ -50,10 +57,12 @@ import Testing
       .json(#"{"detail":"Could not satisfy the request Accept header."}"#, status: 406),
     ])
     let client = Fake.client(mock)
-    #expect(await caught { try await client.book(id: 84) }
-      == .http(status: 403, detail: "Authentication credentials were not provided.", url: url84))
-    #expect(await caught { try await client.book(id: 84) }
-      == .http(status: 406, detail: "Could not satisfy the request Accept header.", url: url84))
+    #expect(
+      await caught { try await client.book(id: 84) }
+        == .http(status: 403, detail: "Authentication credentials were not provided.", url: url84))
+    #expect(
+      await caught { try await client.book(id: 84) }
+        == .http(status: 406, detail: "Could not satisfy the request Accept header.", url: url84))
   }
 
   @Test(arguments: [500, 502, 503])
@@ -65,13 +74,15 @@ import Testing
     let error = try #require(
       await caught { try await Fake.client(mock, retry: .none).book(id: 84) })
     #expect(error == .serverError(status: status, url: url84))
-    #expect(error.description == "server error (HTTP \(status)) from books.example; try again later")
+    #expect(
+      error.description == "server error (HTTP \(status)) from books.example; try again later")
     #expect(error.isUnavailable && error.isTransient)
   }
 
   @Test func serverErrorEvenWhenTheBodyClaimsJSON() async throws {
     let mock = MockTransport.success(status: 500, body: "{\"oops\"")
-    let error = try #require(await caught { try await Fake.client(mock, retry: .none).book(id: 84) })
+    let error = try #require(
+      await caught { try await Fake.client(mock, retry: .none).book(id: 84) })
     #expect(error == .serverError(status: 500, url: url84))
   }
 
@@ -80,14 +91,18 @@ import Testing
       body: "<html>captive portal</html>", headers: ["Content-Type": "text/html; charset=utf-8"])
     let error = try #require(await caught { try await Fake.client(mock).book(id: 84) })
     #expect(error == .badData(url: url84, path: "", reason: "expected JSON, got text/html"))
-    #expect(error.description == "bad data from server at top level: expected JSON, got text/html (https://books.example/books/84/)")
+    #expect(
+      error.description
+        == "bad data from server at top level: expected JSON, got text/html (https://books.example/books/84/)"
+    )
   }
 
   @Test func okWithoutContentTypeOrWithJSONVariantsIsDecoded() async throws {
     let mock = MockTransport.sequence([
       .text(Fake.book(1), status: 200),
       .text(Fake.book(2), status: 200, headers: ["Content-Type": "application/vnd.api+json"]),
-      .text(Fake.book(3), status: 200, headers: ["CONTENT-TYPE": "Application/JSON ; charset=utf-8"]),
+      .text(
+        Fake.book(3), status: 200, headers: ["CONTENT-TYPE": "Application/JSON ; charset=utf-8"]),
     ])
     let client = Fake.client(mock)
     #expect(try await client.book(id: 1).id == 1)
@@ -110,7 +125,8 @@ import Testing
   @Test func rateLimitedBeyondTheCapFailsAtOnce() async throws {
     let sleeps = Recorder<Duration>()
     let mock = MockTransport.success(status: 429, body: "{}", headers: ["Retry-After": "3600"])
-    let error = try #require(await caught { try await Fake.client(mock, sleeps: sleeps).book(id: 84) })
+    let error = try #require(
+      await caught { try await Fake.client(mock, sleeps: sleeps).book(id: 84) })
     #expect(error == .rateLimited(retryAfter: .seconds(3600), url: url84))
     #expect(error.description == "rate limited by books.example, retry in 3600 s")
     #expect(sleeps.all.isEmpty)
@@ -145,7 +161,8 @@ import Testing
 
   @Test func rateLimitedWithoutRetryAfterReportsLater() async throws {
     let mock = MockTransport.success(status: 429, body: "{}")
-    let error = try #require(await caught { try await Fake.client(mock, retry: .none).book(id: 84) })
+    let error = try #require(
+      await caught { try await Fake.client(mock, retry: .none).book(id: 84) })
     #expect(error == .rateLimited(retryAfter: nil, url: url84))
     #expect(error.description == "rate limited by books.example, retry later")
   }
@@ -153,15 +170,20 @@ import Testing
   @Test func relativeRedirectToTheSlashedPathIsFollowed() async throws {
     let server = try #require(URL(string: "https://example.org/gutendex"))
     let mock = MockTransport.sequence([
-      .text("", status: 301, headers: ["Location": "/gutendex/books/?search=dickens%20great", "Content-Type": "text/html"]),
+      .text(
+        "", status: 301,
+        headers: [
+          "Location": "/gutendex/books/?search=dickens%20great", "Content-Type": "text/html",
+        ]),
       .json(Fake.page(count: 1, next: nil, ids: [1400])),
     ])
     let page = try await Fake.client(mock, server: server).page(BookQuery(search: "dickens great"))
     #expect(page.results.map(\.id) == [1400])
-    #expect(mock.urls == [
-      "https://example.org/gutendex/books/?search=dickens%20great",
-      "https://example.org/gutendex/books/?search=dickens%20great",
-    ])
+    #expect(
+      mock.urls == [
+        "https://example.org/gutendex/books/?search=dickens%20great",
+        "https://example.org/gutendex/books/?search=dickens%20great",
+      ])
   }
 
   @Test func redirectWithAnExplicitDefaultPortIsFollowed() async throws {
@@ -179,7 +201,9 @@ import Testing
     ])
     let error = try #require(await caught { try await Fake.client(mock).book(id: 84) })
     #expect(error == .redirectRefused(from: url84, to: "https://evil.example/books/84/"))
-    #expect(error.description == "refused redirect from books.example to another host: https://evil.example/books/84/")
+    #expect(
+      error.description
+        == "refused redirect from books.example to another host: https://evil.example/books/84/")
     #expect(mock.count == 1)
   }
 
@@ -192,7 +216,9 @@ import Testing
   }
 
   @Test func redirectLoopIsBounded() async throws {
-    let mock = MockTransport.routing { _ in .text("", status: 301, headers: ["Location": "/books/84/"]) }
+    let mock = MockTransport.routing { _ in
+      .text("", status: 301, headers: ["Location": "/books/84/"])
+    }
     let error = try #require(await caught { try await Fake.client(mock).book(id: 84) })
     #expect(error == .http(status: 301, detail: "too many redirects (more than 5)", url: url84))
     #expect(mock.count == GutendexClient.maxRedirects + 1)
@@ -216,12 +242,18 @@ import Testing
     #expect(unreachable.isUnavailable && !unreachable.isTransient)
 
     let timedOut = try #require(
-      await caught { try await Fake.client(.failing(URLError(.timedOut)), timeout: .seconds(7)).book(id: 84) })
+      await caught {
+        try await Fake.client(.failing(URLError(.timedOut)), timeout: .seconds(7)).book(id: 84)
+      })
     #expect(timedOut == .timedOut(url: url84, after: .seconds(7)))
-    #expect(timedOut.description == "books.example did not answer within 7 s (https://books.example/books/84/)")
+    #expect(
+      timedOut.description
+        == "books.example did not answer within 7 s (https://books.example/books/84/)")
 
     let lost = try #require(
-      await caught { try await Fake.client(.failing(URLError(.networkConnectionLost)), retry: .none).book(id: 84) })
+      await caught {
+        try await Fake.client(.failing(URLError(.networkConnectionLost)), retry: .none).book(id: 84)
+      })
     guard case .connectionLost(let lostURL, _) = lost else {
       Issue.record("expected connectionLost, got \(lost)")
       return
@@ -229,14 +261,16 @@ import Testing
     #expect(lostURL == url84)
     #expect(lost.description.hasPrefix("connection to books.example lost: "))
 
-    let cancelled = try #require(await caught { try await Fake.client(.failing(URLError(.cancelled))).book(id: 84) })
+    let cancelled = try #require(
+      await caught { try await Fake.client(.failing(URLError(.cancelled))).book(id: 84) })
     #expect(cancelled == .cancelled(url: url84))
     #expect(cancelled.description == "request cancelled")
   }
 
   @Test func transportGutendexErrorsPassThrough() async throws {
     let tooLarge = GutendexError.bodyTooLarge(url: url84, limit: 8 * 1_048_576)
-    let error = try #require(await caught { try await Fake.client(.failing(tooLarge)).book(id: 84) })
+    let error = try #require(
+      await caught { try await Fake.client(.failing(tooLarge)).book(id: 84) })
     #expect(error == tooLarge)
     #expect(error.description == "response from books.example is larger than 8 MiB; refused")
   }
@@ -246,7 +280,9 @@ import Testing
     let error = try #require(
       await caught { try await Fake.client(mock, timeout: .milliseconds(50)).book(id: 84) })
     #expect(error == .timedOut(url: url84, after: .milliseconds(50)))
-    #expect(error.description == "books.example did not answer within 50 ms (https://books.example/books/84/)")
+    #expect(
+      error.description
+        == "books.example did not answer within 50 ms (https://books.example/books/84/)")
   }
 
   /// A transport that ignores cancellation must not hold the caller past its timeout.
@@ -295,14 +331,19 @@ import Testing
     #expect(all.map(\.status) == [503, nil, 200])
     #expect(all.map(\.url) == [url84, url84, url84])
     #expect(all[0].error == nil)
-    if case .connectionLost = all[1].error {} else { Issue.record("expected connectionLost, got \(String(describing: all[1].error))") }
+    if case .connectionLost = all[1].error {
+    } else {
+      Issue.record("expected connectionLost, got \(String(describing: all[1].error))")
+    }
     #expect(all[2].error == nil)
   }
 
   @Test func observerSeesATimeout() async throws {
     let events = Recorder<RequestEvent>()
     let mock = MockTransport.sequence([.hang])
-    _ = await caught { try await Fake.client(mock, timeout: .milliseconds(20), events: events).book(id: 84) }
+    _ = await caught {
+      try await Fake.client(mock, timeout: .milliseconds(20), events: events).book(id: 84)
+    }
     #expect(events.all.map(\.error) == [.timedOut(url: url84, after: .milliseconds(20))])
     #expect(events.all.map(\.status) == [nil])
   }

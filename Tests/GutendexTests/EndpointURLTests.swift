@@ -11,22 +11,29 @@ import Testing
 
   @Test func trailingSlashAlways() throws {
     let client = try client("https://gutendex.com")
-    #expect(try client.url(for: Endpoint.books(BookQuery()).target).absoluteString == "https://gutendex.com/books/")
-    #expect(try client.url(for: Endpoint.book(id: 84).target).absoluteString == "https://gutendex.com/books/84/")
+    #expect(
+      try client.url(for: Endpoint.books(BookQuery()).target).absoluteString
+        == "https://gutendex.com/books/")
+    #expect(
+      try client.url(for: Endpoint.book(id: 84).target).absoluteString
+        == "https://gutendex.com/books/84/")
     #expect(
       try client.url(for: Endpoint.books(BookQuery(search: "a b", page: 2)).target).absoluteString
         == "https://gutendex.com/books/?page=2&search=a%20b")
   }
 
   @Test(arguments: [
-    "https://example.org/gutendex", "https://example.org/gutendex/", "https://example.org/gutendex//",
+    "https://example.org/gutendex", "https://example.org/gutendex/",
+    "https://example.org/gutendex//",
   ])
   func baseURLWithAPathPrefix(server: String) throws {
     let client = try client(server)
     #expect(
       try client.url(for: Endpoint.books(BookQuery(languages: ["fr"])).target).absoluteString
         == "https://example.org/gutendex/books/?languages=fr")
-    #expect(try client.url(for: Endpoint.book(id: 1342).target).absoluteString == "https://example.org/gutendex/books/1342/")
+    #expect(
+      try client.url(for: Endpoint.book(id: 1342).target).absoluteString
+        == "https://example.org/gutendex/books/1342/")
     #expect(
       try client.url(for: Endpoint.link("https://gutendex.com/books/?page=2").target).absoluteString
         == "https://example.org/gutendex/books/?page=2")
@@ -34,7 +41,9 @@ import Testing
 
   @Test func portIsKept() throws {
     let client = try client("http://127.0.0.1:8080")
-    #expect(try client.url(for: Endpoint.book(id: 1).target).absoluteString == "http://127.0.0.1:8080/books/1/")
+    #expect(
+      try client.url(for: Endpoint.book(id: 1).target).absoluteString
+        == "http://127.0.0.1:8080/books/1/")
   }
 
   @Test(arguments: [
@@ -42,7 +51,10 @@ import Testing
     ("http://gutendex.com/books/?page=2", "page=2"),
     ("https://gutendex.com/books/?page=3&search=dickens+great", "page=3&search=dickens+great"),
     ("https://other.example/books/?search=dickens+great&page=3", "search=dickens+great&page=3"),
-    ("https://gutendex.com/books/?languages=en%2Cfr&page=2&topic=%C3%A9t%C3%A9", "languages=en%2Cfr&page=2&topic=%C3%A9t%C3%A9"),
+    (
+      "https://gutendex.com/books/?languages=en%2Cfr&page=2&topic=%C3%A9t%C3%A9",
+      "languages=en%2Cfr&page=2&topic=%C3%A9t%C3%A9"
+    ),
     ("https://gutendex.com/books.json?page=2", "page=2"),
   ])
   func nextLinksAreRebasedKeepingTheQueryOpaque(link: String, query: String) throws {
@@ -53,7 +65,10 @@ import Testing
 
   @Test func aLinkThatIsNotAURLIsRefused() throws {
     let client = try client("https://books.example")
-    #expect(throws: GutendexError.invalidRequest(reason: "the server sent a link that is not a URL: http://a b/%zz")) {
+    #expect(
+      throws: GutendexError.invalidRequest(
+        reason: "the server sent a link that is not a URL: http://a b/%zz")
+    ) {
       try client.url(for: Endpoint.link("http://a b/%zz").target)
     }
   }

@@ -57,7 +57,8 @@ final class MockTransport: Requestable {
 
   /// Always the same response.
   static func success(
-    status: Int = 200, body: String, headers: [String: String] = ["Content-Type": "application/json"]
+    status: Int = 200, body: String,
+    headers: [String: String] = ["Content-Type": "application/json"]
   ) -> MockTransport {
     let step = Step.text(body, status: status, headers: headers)
     return MockTransport { _, _ in step }
@@ -121,7 +122,7 @@ final class MockTransport: Requestable {
       defer { state.parked = [] }
       return state.parked
     }
-    parked.forEach { $0.resume() }
+    for continuation in parked { continuation.resume() }
   }
 
   /// Waits (without a deadline; the test's time limit bounds it) until `count` requests arrived.

@@ -10,7 +10,9 @@ import Testing
     MockTransport.routing { request in
       let items = URLComponents(url: request.url, resolvingAgainstBaseURL: false)?.queryItems ?? []
       let number = items.last { $0.name == "page" }?.value.flatMap { Int($0) } ?? 1
-      guard let body = pages[number] else { return .json(#"{"detail":"Invalid page."}"#, status: 404) }
+      guard let body = pages[number] else {
+        return .json(#"{"detail":"Invalid page."}"#, status: 404)
+      }
       return .json(body)
     }
   }
@@ -23,17 +25,20 @@ import Testing
 
   @Test func followsThreePagesToTheEnd() async throws {
     let mock = Self.server([
-      1: Fake.page(count: 7, next: "https://gutendex.com/books/?page=2&search=a+b", ids: [1, 2, 3]),
-      2: Fake.page(count: 7, next: "https://gutendex.com/books/?page=3&search=a+b", ids: [4, 5, 6]),
+      1: Fake.page(
+        count: 7, next: "https://gutendex.com/books/?page=2&search=a+b", ids: [1, 2, 3]),
+      2: Fake.page(
+        count: 7, next: "https://gutendex.com/books/?page=3&search=a+b", ids: [4, 5, 6]),
       3: Fake.page(count: 7, next: nil, ids: [7]),
     ])
     let pages = try await collect(Fake.client(mock).pages(BookQuery(search: "a b")))
     #expect(pages.map { $0.results.map(\.id) } == [[1, 2, 3], [4, 5, 6], [7]])
-    #expect(mock.urls == [
-      "https://books.example/books/?search=a%20b",
-      "https://books.example/books/?page=2&search=a+b",
-      "https://books.example/books/?page=3&search=a+b",
-    ])
+    #expect(
+      mock.urls == [
+        "https://books.example/books/?search=a%20b",
+        "https://books.example/books/?page=2&search=a+b",
+        "https://books.example/books/?page=3&search=a+b",
+      ])
   }
 
   @Test func booksFlattensInOrder() async throws {
@@ -82,8 +87,10 @@ import Testing
 
   @Test func aNextBackToTheFirstPageInAnotherSpellingStops() async throws {
     let mock = Self.server([
-      1: Fake.page(count: 9, next: "https://gutendex.com/books/?page=2&search=dickens+great", ids: [1]),
-      2: Fake.page(count: 9, next: "https://gutendex.com/books/?search=dickens%20great&page=1", ids: [2]),
+      1: Fake.page(
+        count: 9, next: "https://gutendex.com/books/?page=2&search=dickens+great", ids: [1]),
+      2: Fake.page(
+        count: 9, next: "https://gutendex.com/books/?search=dickens%20great&page=1", ids: [2]),
     ])
     let pages = try await collect(Fake.client(mock).pages(BookQuery(search: "dickens great")))
     #expect(pages.map { $0.results.map(\.id) } == [[1], [2]])
@@ -116,7 +123,9 @@ import Testing
   }
 
   @Test func anEmptyResultSetIsOneEmptyPage() async throws {
-    let mock = Self.server([1: try String(decoding: Fixtures.data("e2-2022-no-results.json"), as: UTF8.self)])
+    let mock = Self.server([
+      1: try String(decoding: Fixtures.data("e2-2022-no-results.json"), as: UTF8.self)
+    ])
     let pages = try await collect(Fake.client(mock).pages(BookQuery(search: "zzzzqqq")))
     #expect(pages.count == 1)
     #expect(pages.first?.count == 0)
@@ -127,18 +136,24 @@ import Testing
   @Test func nextOnAnotherHostIsRebased() async throws {
     let server = try #require(URL(string: "http://127.0.0.1:8080/api"))
     let first = try String(decoding: Fixtures.data("mirror-2024/de__page_1.json"), as: UTF8.self)
-    let mock = MockTransport.sequence([.json(first), .json(Fake.page(count: 2198, next: nil, ids: [99_999]))])
-    let pages = try await collect(Fake.client(mock, server: server).pages(BookQuery(languages: ["de"])))
+    let mock = MockTransport.sequence([
+      .json(first), .json(Fake.page(count: 2198, next: nil, ids: [99_999])),
+    ])
+    let pages = try await collect(
+      Fake.client(mock, server: server).pages(BookQuery(languages: ["de"])))
     #expect(pages.count == 2)
     #expect(pages.first?.next == "http://129.241.150.113:8000/books/?languages=de&page=2")
-    #expect(mock.urls == [
-      "http://127.0.0.1:8080/api/books/?languages=de",
-      "http://127.0.0.1:8080/api/books/?languages=de&page=2",
-    ])
+    #expect(
+      mock.urls == [
+        "http://127.0.0.1:8080/api/books/?languages=de",
+        "http://127.0.0.1:8080/api/books/?languages=de&page=2",
+      ])
   }
 
   @Test func anErrorMidStreamIsThrownAndEndsTheSequence() async throws {
-    let mock = Self.server([1: Fake.page(count: 64, next: "https://gutendex.com/books/?page=2", ids: [1])])
+    let mock = Self.server([
+      1: Fake.page(count: 64, next: "https://gutendex.com/books/?page=2", ids: [1])
+    ])
     var iterator = Fake.client(mock, retry: .none).pages(BookQuery()).makeAsyncIterator()
     #expect(try await iterator.next()?.results.map(\.id) == [1])
     let url = try #require(URL(string: "https://books.example/books/?page=2"))
@@ -169,7 +184,8 @@ import Testing
     }
     let (seen, error) = await task.value
     #expect(seen == 1)
-    #expect(error == .cancelled(url: try #require(URL(string: "https://books.example/books/?page=2"))))
+    #expect(
+      error == .cancelled(url: try #require(URL(string: "https://books.example/books/?page=2"))))
     #expect(mock.count == 1)
   }
 
@@ -191,13 +207,15 @@ import Testing
     task.cancel()
     let (seen, error) = await task.value
     #expect(seen == 1)
-    #expect(error == .cancelled(url: try #require(URL(string: "https://books.example/books/?page=2"))))
+    #expect(
+      error == .cancelled(url: try #require(URL(string: "https://books.example/books/?page=2"))))
     #expect(mock.count == 2)
   }
 
   @Test func loopKeyIgnoresSpellingOrderAndFirstPage() throws {
     func key(_ text: String) throws -> String { BookPages.loopKey(try #require(URL(string: text))) }
-    #expect(try key("https://x/books/?search=a+b&page=2") == key("https://x/books/?page=2&search=a%20b"))
+    #expect(
+      try key("https://x/books/?search=a+b&page=2") == key("https://x/books/?page=2&search=a%20b"))
     #expect(try key("https://x/books/?page=1&search=a") == key("https://x/books/?search=a"))
     #expect(try key("https://x/books/?page=2") != key("https://x/books/?page=3"))
     #expect(try key("https://x/books/?search=a%2Bb") != key("https://x/books/?search=a+b"))

@@ -7,7 +7,8 @@ import Testing
 @Suite struct RecordingDecodingTests {
   static func recordings() throws -> [URL] {
     let root = try #require(Bundle.module.url(forResource: "Fixtures", withExtension: nil))
-    let files = try #require(FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil))
+    let files = try #require(
+      FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil))
     return files.compactMap { $0 as? URL }.filter { $0.pathExtension == "json" }
       .sorted { $0.path < $1.path }
   }
@@ -44,7 +45,8 @@ import Testing
           data.range(of: book.rawJSON, in: cursor..<data.endIndex),
           "\(file.lastPathComponent) book \(book.id)")
         #expect(book.rawJSON.first == UInt8(ascii: "{") && book.rawJSON.last == UInt8(ascii: "}"))
-        let object = try #require(try JSONSerialization.jsonObject(with: book.rawJSON) as? [String: Any])
+        let object = try #require(
+          try JSONSerialization.jsonObject(with: book.rawJSON) as? [String: Any])
         #expect(object["id"] as? Int == book.id)
         cursor = range.upperBound
       }
@@ -62,8 +64,12 @@ import Testing
     let book = try Fixtures.book(40718, in: "mirror-2024/en__page_389.json")
     #expect(book.title == "Atlantic Narratives: Modern Short Stories; Second Series")
     #expect(book.authors.count == 24)
-    #expect(book.authors.first == Person(name: "Donnell, Annie Hamilton", birthYear: 1862, deathYear: 1943))
-    #expect(book.authors.last == Person(name: "Townsend, Charles Haskins", birthYear: 1859, deathYear: 1944))
+    #expect(
+      book.authors.first
+        == Person(name: "Donnell, Annie Hamilton", birthYear: 1862, deathYear: 1943))
+    #expect(
+      book.authors.last
+        == Person(name: "Townsend, Charles Haskins", birthYear: 1859, deathYear: 1944))
   }
 
   @Test func emptyFormatsAndZeroDownloads() throws {
@@ -126,16 +132,24 @@ import Testing
     let book = try #require(page.results.first)
     #expect(book.id == 84)
     #expect(book.title == "Frankenstein; Or, The Modern Prometheus")
-    #expect(book.summaries?.first?.hasPrefix("\"Frankenstein; Or, The Modern Prometheus\" by Mary") == true)
+    #expect(
+      book.summaries?.first?.hasPrefix("\"Frankenstein; Or, The Modern Prometheus\" by Mary")
+        == true)
     #expect(page.results.allSatisfy { $0.summaries != nil && $0.editors != nil })
   }
 
   @Test(arguments: [
     (52, "mirror-2024/en__page_1020.json", "Dataset", "The Square Root of 2"),
-    (13082, "mirror-2024/en__page_103.json", "MovingImage", "Images of Comet Wild 2, Taken by NASA's"),
+    (
+      13082, "mirror-2024/en__page_103.json", "MovingImage",
+      "Images of Comet Wild 2, Taken by NASA's"
+    ),
     (5714, "mirror-2024/en__page_1170.json", "Image", "String Quartet No. 58 in F Major, Op. 74"),
     (758, "mirror-2024/en__page_137.json", "StillImage", "LandSat Picture of Washington, DC"),
-    (11220, "mirror-2024/en__page_366.json", "Collection", "Project Gutenberg \"Best Of\" CD August"),
+    (
+      11220, "mirror-2024/en__page_366.json", "Collection",
+      "Project Gutenberg \"Best Of\" CD August"
+    ),
     (23085, "e2-2022-search-colors.json", "Sound", "The Colors of Space"),
   ])
   func mediaTypes(id: Int, file: String, mediaType: String, titlePrefix: String) throws {
@@ -156,7 +170,9 @@ import Testing
 
   @Test func c1ControlCharactersPreserved() throws {
     let american = try Fixtures.book(43282, in: "mirror-2024/en__page_775.json")
-    #expect(american.title == "Scientific American, Vol. XXXIX.\u{97}No. 6. [New Series.], August 10, 1878")
+    #expect(
+      american.title
+        == "Scientific American, Vol. XXXIX.\u{97}No. 6. [New Series.], August 10, 1878")
     #expect(american.title.unicodeScalars.contains("\u{97}"))
     let potowski = try Fixtures.book(58366, in: "mirror-2024/fr__page_102.json")
     #expect(potowski.title.contains("Un roman de coe\u{9C}ur par Marat"))
@@ -164,7 +180,8 @@ import Testing
 
   @Test func bidiMarksPreserved() throws {
     let hay = try Fixtures.book(43365, in: "mirror-2024/en__page_512.json")
-    #expect(hay.translators?.first?.name == "Hay, Gilbert,\u{200F} \u{200E}Sir,\u{200F} active 1456")
+    #expect(
+      hay.translators?.first?.name == "Hay, Gilbert,\u{200F} \u{200E}Sir,\u{200F} active 1456")
     let capsius = try Fixtures.book(58941, in: "mirror-2024/de__page_17.json")
     #expect(capsius.translators?.first?.name == "Capsius, M.\u{200F}")
   }
@@ -201,8 +218,10 @@ import Testing
       id: 7, title: "Test \u{97} \u{200F}", authors: [Person(name: "Homer", birthYear: -750)],
       languages: ["grc"], copyright: nil, formats: [:])
     #expect(!book.rawJSON.isEmpty)
-    #expect(try Book.decode(from: book.rawJSON) == Book(
-      id: 7, title: "Test \u{97} \u{200F}", authors: [Person(name: "Homer", birthYear: -750)],
-      summaries: [], editors: [], translators: [], languages: ["grc"], rawJSON: book.rawJSON))
+    #expect(
+      try Book.decode(from: book.rawJSON)
+        == Book(
+          id: 7, title: "Test \u{97} \u{200F}", authors: [Person(name: "Homer", birthYear: -750)],
+          summaries: [], editors: [], translators: [], languages: ["grc"], rawJSON: book.rawJSON))
   }
 }

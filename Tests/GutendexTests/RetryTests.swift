@@ -6,13 +6,17 @@ import Testing
 /// Retries are bounded, backed off with jitter, and only for what may succeed next time.
 @Suite(.timeLimit(.minutes(1))) struct RetryTests {
   let url84 = URL(string: "https://books.example/books/84/")!
-  let html503 = MockTransport.Step.text("<html>503</html>", status: 503, headers: ["Content-Type": "text/html"])
+  let html503 = MockTransport.Step.text(
+    "<html>503</html>", status: 503, headers: ["Content-Type": "text/html"])
 
   @Test func serverErrorsAreRetriedUpToMaxAttemptsWithExponentialJitteredDelays() async throws {
     let sleeps = Recorder<Duration>()
-    let mock = MockTransport.routing { _ in .text("<html>", status: 502, headers: ["Content-Type": "text/html"]) }
+    let mock = MockTransport.routing { _ in
+      .text("<html>", status: 502, headers: ["Content-Type": "text/html"])
+    }
     let policy = RetryPolicy(maxAttempts: 4, baseDelay: .milliseconds(100), maxDelay: .seconds(8))
-    let client = Fake.client(mock, retry: policy, sleeps: sleeps, random: NumberSource([0, 1, 0.5]))
+    let client = Fake.client(
+      mock, retry: policy, sleeps: sleeps, random: NumberSource([0, 1, 0.5]))
     let error = await caught { try await client.book(id: 84) }
     #expect(error == .serverError(status: 502, url: url84))
     #expect(mock.count == 4)
@@ -69,11 +73,14 @@ import Testing
     #expect(mock.count == 3)
   }
 
-  @Test(arguments: [URLError.Code.cannotConnectToHost, .cannotFindHost, .notConnectedToInternet, .timedOut])
+  @Test(arguments: [
+    URLError.Code.cannotConnectToHost, .cannotFindHost, .notConnectedToInternet, .timedOut,
+  ])
   func unreachableAndTimeoutsAreNotRetried(code: URLError.Code) async throws {
     let sleeps = Recorder<Duration>()
     let mock = MockTransport.failing(URLError(code))
-    let error = try #require(await caught { try await Fake.client(mock, sleeps: sleeps).book(id: 84) })
+    let error = try #require(
+      await caught { try await Fake.client(mock, sleeps: sleeps).book(id: 84) })
     #expect(error.isUnavailable)
     #expect(!error.isTransient)
     #expect(mock.count == 1)
@@ -83,7 +90,9 @@ import Testing
   @Test func rateLimitWithoutRetryAfterBacksOffExponentially() async throws {
     let sleeps = Recorder<Duration>()
     let mock = MockTransport.routing { _ in .json("{}", status: 429) }
-    let error = await caught { try await Fake.client(mock, sleeps: sleeps, random: NumberSource([1])).book(id: 84) }
+    let error = await caught {
+      try await Fake.client(mock, sleeps: sleeps, random: NumberSource([1])).book(id: 84)
+    }
     #expect(error == .rateLimited(retryAfter: nil, url: url84))
     #expect(mock.count == 3)
     #expect(sleeps.all == [.milliseconds(500), .seconds(1)])
@@ -91,7 +100,8 @@ import Testing
 
   @Test func rateLimitExhaustedReportsTheLastRetryAfter() async throws {
     let sleeps = Recorder<Duration>()
-    let mock = MockTransport.routing { _ in .json("{}", status: 429, headers: ["Retry-After": "1"]) }
+    let mock = MockTransport.routing { _ in .json("{}", status: 429, headers: ["Retry-After": "1"])
+    }
     let error = await caught { try await Fake.client(mock, sleeps: sleeps).book(id: 84) }
     #expect(error == .rateLimited(retryAfter: .seconds(1), url: url84))
     #expect(sleeps.all == [.seconds(1), .seconds(1)])
