@@ -207,6 +207,31 @@ import Testing
     #expect(mock.count == 1)
   }
 
+  @Test func protocolRelativeRedirectToAnotherHostIsRefused() async throws {
+    let mock = MockTransport.sequence([
+      .text("", status: 307, headers: ["Location": "//evil.example/books/84/"])
+    ])
+    let error = try #require(await caught { try await Fake.client(mock).book(id: 84) })
+    #expect(error == .redirectRefused(from: url84, to: "https://evil.example/books/84/"))
+  }
+
+  @Test func concurrentRequestsAreAllRecorded() async throws {
+    let mock = MockTransport.routing { request in
+      guard let id = Int(request.url.lastPathComponent) else { return .text("", status: 400) }
+      return .json(Fake.book(id))
+    }
+    let client = Fake.client(mock)
+    let ids = try await withThrowingTaskGroup(of: Int.self) { group in
+      for id in 1...50 { group.addTask { try await client.book(id: id).id } }
+      var ids: [Int] = []
+      for try await id in group { ids.append(id) }
+      return ids
+    }
+    #expect(ids.sorted() == Array(1...50))
+    #expect(mock.count == 50)
+    #expect(Set(mock.urls).count == 50)
+  }
+
   @Test func redirectToPlainHTTPIsRefused() async throws {
     let mock = MockTransport.sequence([
       .text("", status: 301, headers: ["Location": "http://books.example/books/84/"])

@@ -56,6 +56,7 @@ import Testing
       "languages=en%2Cfr&page=2&topic=%C3%A9t%C3%A9"
     ),
     ("https://gutendex.com/books.json?page=2", "page=2"),
+    ("/books/?page=2&topic=fiction", "page=2&topic=fiction"),
   ])
   func nextLinksAreRebasedKeepingTheQueryOpaque(link: String, query: String) throws {
     let client = try client("https://books.example")

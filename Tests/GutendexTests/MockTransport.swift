@@ -64,6 +64,14 @@ final class MockTransport: Requestable {
     return MockTransport { _, _ in step }
   }
 
+  /// Always the same response, with a binary body.
+  static func success(
+    status: Int = 200, body: Data, headers: [String: String] = ["Content-Type": "application/json"]
+  ) -> MockTransport {
+    let step = Step.response(status: status, body: body, headers: headers)
+    return MockTransport { _, _ in step }
+  }
+
   /// Always the same error.
   static func failing(_ error: any Error) -> MockTransport {
     MockTransport { _, _ in .failure(error) }
