@@ -1,7 +1,8 @@
 /// How often and how patiently the client retries 5xx, 429 and broken connections.
 ///
-/// Delays grow exponentially with "equal jitter" (each between half and all of its ceiling); a 429's `Retry-After` is honoured up to
-/// ``maxRetryAfter``, beyond which the client reports the rate limit instead of waiting.
+/// Delays grow exponentially with "equal jitter" (each between half and all of its ceiling);
+/// a 429's `Retry-After` is honoured up to ``maxRetryAfter``, beyond which the client reports
+/// the rate limit instead of waiting.
 public struct RetryPolicy: Sendable, Hashable {
   /// Attempts in all, the first included (1 means never retry).
   public var maxAttempts: Int
