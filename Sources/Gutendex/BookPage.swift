@@ -43,14 +43,16 @@ public struct BookPage: Sendable, Hashable {
       do {
         switch key {
         case "count":
-          guard let text = try scanner.scalarText(range), let value = Int(text), value >= 0 else {
+          guard !scanner.isString(range), let text = try scanner.scalarText(range),
+            let value = Int(text), value >= 0
+          else {
             throw BookDecodingError(path: "count", reason: "expected a non-negative integer")
           }
           count = value
         case "next":
-          next = try scanner.scalarText(range)
+          next = try Self.link(scanner, range, key: key)
         case "previous":
-          previous = try scanner.scalarText(range)
+          previous = try Self.link(scanner, range, key: key)
         case "results":
           let elements = try scanner.arrayElements(in: range)
           var books: [Book] = []
@@ -71,7 +73,22 @@ public struct BookPage: Sendable, Hashable {
         throw BookDecodingError(path: key, reason: String(describing: error))
       }
     }
-    guard let results else { throw BookDecodingError(path: "results", reason: "missing") }
+    guard let results else {
+      throw BookDecodingError(path: "results", reason: "missing key 'results'")
+    }
     return BookPage(count: count ?? results.count, next: next, previous: previous, results: results)
+  }
+
+  /// A `next`/`previous` value: a string or null, nothing else.
+  private static func link(_ scanner: JSONScanner, _ range: Range<Int>, key: String)
+    throws(BookDecodingError) -> String?
+  {
+    do throws(JSONScanner.Failure) {
+      if scanner.isString(range) { return try scanner.scalarText(range) }
+      if try scanner.scalarText(range) == nil { return nil }
+    } catch {
+      throw BookDecodingError(path: key, reason: "\(error.reason) at byte \(error.offset)")
+    }
+    throw BookDecodingError(path: key, reason: "expected a URL string or null")
   }
 }

@@ -21,6 +21,27 @@ public struct BookPages: AsyncSequence, Sendable {
     Iterator(client: client, query: query)
   }
 
+  /// What identifies a page request for the loop guard: the path and the decoded parameters in
+  /// sorted order, `page=1` dropped, so a link the server spells differently (`+` for `%20`,
+  /// another parameter order, an explicit first page) still counts as already followed.
+  static func loopKey(_ url: URL) -> String {
+    let query = URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedQuery ?? ""
+    func decode(_ text: Substring) -> String {
+      let spaced = text.replacingOccurrences(of: "+", with: " ")
+      return spaced.removingPercentEncoding ?? spaced
+    }
+    var pairs: [(name: String, value: String)] = []
+    for item in query.split(separator: "&") {
+      let parts = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+      let name = decode(parts[0])
+      let value = parts.count > 1 ? decode(parts[1]) : ""
+      if name == "page", value == "1" || value.isEmpty { continue }
+      pairs.append((name, value))
+    }
+    pairs.sort { ($0.name, $0.value) < ($1.name, $1.value) }
+    return url.path + "?" + BookQuery.encode(pairs)
+  }
+
   /// Fetches one page after another.
   public struct Iterator: AsyncIteratorProtocol {
     let client: GutendexClient
@@ -38,14 +59,14 @@ public struct BookPages: AsyncSequence, Sendable {
       pending = nil
       let url = try client.url(for: endpoint.target)
       if Task.isCancelled { throw .cancelled(url: url) }
-      followed.insert(url.absoluteString)
+      followed.insert(BookPages.loopKey(url))
       var page = try await client.send(endpoint)
       let fresh = page.results.filter { seen.insert($0.id).inserted }
       let wasEmpty = page.results.isEmpty
       page.results = fresh
       if !wasEmpty, let next = page.next,
-        let key = try? client.url(for: Endpoint<BookPage>.link(next).target).absoluteString,
-        !followed.contains(key)
+        let nextURL = try? client.url(for: Endpoint<BookPage>.link(next).target),
+        !followed.contains(BookPages.loopKey(nextURL))
       {
         pending = .link(next)
       }

@@ -18,6 +18,8 @@ public struct GutendexClient: Sendable {
   public var random: @Sendable () -> Double
   /// Told about every attempt: URL, status or error, duration.
   public var observer: (@Sendable (RequestEvent) -> Void)?
+  /// The current time, for `Retry-After` given as an HTTP date; injectable for tests.
+  public var now: @Sendable () -> Date
 
   /// Redirects followed at most, all on the server's own host.
   static let maxRedirects = 5
@@ -29,7 +31,8 @@ public struct GutendexClient: Sendable {
     timeout: Duration = .seconds(15),
     sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
     random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
-    observer: (@Sendable (RequestEvent) -> Void)? = nil
+    observer: (@Sendable (RequestEvent) -> Void)? = nil,
+    now: @escaping @Sendable () -> Date = { Date() }
   ) {
     self.server = server
     self.transport = transport
@@ -38,6 +41,7 @@ public struct GutendexClient: Sendable {
     self.sleep = sleep
     self.random = random
     self.observer = observer
+    self.now = now
   }
 
   /// One page of books.
@@ -120,13 +124,20 @@ public struct GutendexClient: Sendable {
   /// One attempt: sends, follows same-host redirects, and turns the status into a result.
   func fetch(_ url: URL, attempt: Int) async throws(GutendexError) -> HTTPResponse {
     var current = url
+    var lastRedirect = 0
     for _ in 0...Self.maxRedirects {
-      let response = try await exchange(current, attempt: attempt)
+      var response = try await exchange(current, attempt: attempt)
       switch response.status {
       case 200..<300:
-        if let type = response.mediaType, !(type == "application/json" || type.hasSuffix("+json")) {
+        // A missing or empty Content-Type is tolerated (some proxies drop it); anything else
+        // that is not JSON (an HTML captive portal, say) must not reach the decoder.
+        if let type = response.mediaType, !type.isEmpty,
+          !(type == "application/json" || type.hasSuffix("+json"))
+        {
           throw .badData(url: current, path: "", reason: "expected JSON, got \(type)")
         }
+        // Errors about the body name the URL this client asked for, whatever the transport says.
+        response.url = current
         return response
       case 301, 302, 303, 307, 308:
         guard let location = response.header("location"),
@@ -138,16 +149,19 @@ public struct GutendexClient: Sendable {
           throw .redirectRefused(from: current, to: target.absoluteString)
         }
         current = target
+        lastRedirect = response.status
       case 429:
         throw .rateLimited(
-          retryAfter: Self.retryAfter(response.header("retry-after")), url: current)
+          retryAfter: Self.retryAfter(response.header("retry-after"), now: now()), url: current)
       case 500...:
         throw .serverError(status: response.status, url: current)
       default:
         throw .http(status: response.status, detail: Self.detail(of: response), url: current)
       }
     }
-    throw .http(status: 310, detail: "too many redirects", url: current)
+    throw .http(
+      status: lastRedirect, detail: "too many redirects (more than \(Self.maxRedirects))",
+      url: current)
   }
 
   /// Sends one request through the transport, bounded by ``timeout`` whatever the transport does.
@@ -158,32 +172,21 @@ public struct GutendexClient: Sendable {
       timeout: timeout)
     let clock = ContinuousClock()
     let start = clock.now
-    let transport = self.transport
-    let timeout = self.timeout
     let result: Result<HTTPResponse, GutendexError>
     if Task.isCancelled {
       result = .failure(.cancelled(url: url))
     } else {
-      do {
-        let response = try await withThrowingTaskGroup(of: HTTPResponse?.self) { group in
-          group.addTask { try await transport.send(request) }
-          group.addTask {
-            try await Task.sleep(for: timeout)
-            return nil
-          }
-          defer { group.cancelAll() }
-          guard let first = try await group.next(), let response = first else {
-            throw GutendexError.timedOut(url: url, after: timeout)
-          }
-          return response
-        }
-        result = .success(response)
-      } catch let error as GutendexError {
-        result = .failure(Task.isCancelled ? .cancelled(url: url) : error)
-      } catch is CancellationError {
+      switch await TransportRace.run(request, through: transport, timeout: timeout) {
+      case .response(let response):
+        result = Task.isCancelled ? .failure(.cancelled(url: url)) : .success(response)
+      case .failed(let error):
+        result = .failure(
+          Task.isCancelled ? .cancelled(url: url) : Self.classify(error, url: url, timeout: timeout)
+        )
+      case .timedOut:
+        result = .failure(.timedOut(url: url, after: timeout))
+      case .cancelled:
         result = .failure(.cancelled(url: url))
-      } catch {
-        result = .failure(Task.isCancelled ? .cancelled(url: url) : Self.classify(error, url: url))
       }
     }
     observer?(
@@ -193,9 +196,19 @@ public struct GutendexClient: Sendable {
     return try result.get()
   }
 
+  /// Same scheme, host and port, an explicit default port (`:443` for https) counting as none.
   static func sameOrigin(_ a: URL, _ b: URL) -> Bool {
     a.scheme?.lowercased() == b.scheme?.lowercased() && a.host?.lowercased() == b.host?.lowercased()
-      && a.port == b.port
+      && effectivePort(a) == effectivePort(b)
+  }
+
+  private static func effectivePort(_ url: URL) -> Int? {
+    if let port = url.port { return port }
+    switch url.scheme?.lowercased() {
+    case "https": return 443
+    case "http": return 80
+    default: return nil
+    }
   }
 
   /// The `detail` of a DRF error body (`{"detail": "Invalid page."}`), if the body is one.
@@ -207,28 +220,39 @@ public struct GutendexClient: Sendable {
     return detail
   }
 
-  /// `Retry-After` as seconds or as an HTTP date.
+  /// `Retry-After` as delay-seconds or as an HTTP date (IMF-fixdate, RFC 850 or asctime),
+  /// relative to `now`; a date in the past means no wait. Nil when absent or unreadable.
   static func retryAfter(_ value: String?, now: Date = Date()) -> Duration? {
     guard let value = value?.trimmingCharacters(in: .whitespaces), !value.isEmpty else {
       return nil
     }
-    if let seconds = Int(value) { return .seconds(max(0, seconds)) }
+    if value.allSatisfy(\.isASCII), value.allSatisfy(\.isNumber) {
+      // delay-seconds is 1*DIGIT; a value too long for Int is "a very long time".
+      return .seconds(Int(value) ?? Int.max)
+    }
     let formatter = DateFormatter()
     formatter.locale = Locale(identifier: "en_US_POSIX")
     formatter.timeZone = TimeZone(identifier: "GMT")
-    formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
-    guard let date = formatter.date(from: value) else { return nil }
-    return .seconds(max(0, Int(date.timeIntervalSince(now).rounded(.up))))
+    for format in [
+      "EEE, dd MMM yyyy HH:mm:ss zzz", "EEEE, dd-MMM-yy HH:mm:ss zzz", "EEE MMM d HH:mm:ss yyyy",
+    ] {
+      formatter.dateFormat = format
+      if let date = formatter.date(from: value) {
+        let seconds = date.timeIntervalSince(now).rounded(.up)
+        return .seconds(seconds > 0 ? Int(min(seconds, Double(Int32.max))) : 0)
+      }
+    }
+    return nil
   }
 
   /// Maps a transport's own error (a URLError, say) onto ``GutendexError``.
-  static func classify(_ error: any Error, url: URL) -> GutendexError {
+  static func classify(_ error: any Error, url: URL, timeout: Duration = .zero) -> GutendexError {
     if let error = error as? GutendexError { return error }
     if error is CancellationError { return .cancelled(url: url) }
     if let error = error as? URLError {
       switch error.code {
       case .cancelled: return .cancelled(url: url)
-      case .timedOut: return .timedOut(url: url, after: .zero)
+      case .timedOut: return .timedOut(url: url, after: timeout)
       case .cannotConnectToHost, .cannotFindHost, .dnsLookupFailed, .notConnectedToInternet,
         .unsupportedURL, .badURL, .secureConnectionFailed:
         return .unreachable(url: url, reason: error.localizedDescription)

@@ -103,6 +103,8 @@ extension GutendexError: CustomStringConvertible, LocalizedError {
   static func seconds(_ duration: Duration) -> String {
     let (seconds, attoseconds) = duration.components
     if attoseconds == 0 { return "\(seconds) s" }
+    // Sub-second timeouts (tests, loopback) would all print as "0.0 s" or "0.1 s".
+    if seconds == 0 { return "\(attoseconds / 1_000_000_000_000_000) ms" }
     let value = Double(seconds) + Double(attoseconds) / 1e18
     return String(format: "%.1f s", value)
   }

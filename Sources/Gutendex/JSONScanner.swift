@@ -94,6 +94,11 @@ struct JSONScanner {
     return text == "null" ? nil : text
   }
 
+  /// True when the value spanning `range` is a string.
+  func isString(_ range: Range<Int>) -> Bool {
+    range.first.map { bytes[$0] == UInt8(ascii: "\"") } ?? false
+  }
+
   func skipWhitespace(_ start: Int, _ end: Int) -> Int {
     var index = start
     while index < end {

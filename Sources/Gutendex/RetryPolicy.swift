@@ -1,7 +1,8 @@
 /// How often and how patiently the client retries 5xx, 429 and broken connections.
 ///
-/// Delays grow exponentially with full jitter; a 429's `Retry-After` is honoured up to
-/// ``maxRetryAfter``, beyond which the client reports the rate limit instead of waiting.
+/// Delays grow exponentially with "equal jitter" (each between half and all of its ceiling);
+/// a 429's `Retry-After` is honoured up to ``maxRetryAfter``, beyond which the client reports
+/// the rate limit instead of waiting.
 public struct RetryPolicy: Sendable, Hashable {
   /// Attempts in all, the first included (1 means never retry).
   public var maxAttempts: Int
@@ -32,8 +33,10 @@ public struct RetryPolicy: Sendable, Hashable {
   public func delay(beforeRetry retry: Int, random: Double) -> Duration {
     let exponent = min(max(retry - 1, 0), 20)
     let ceiling = min(baseDelay * (1 << exponent), maxDelay)
-    // "Full jitter" keeps a crowd of clients from retrying in step; keep at least half the
+    // Jitter keeps a crowd of clients from retrying in step; keep at least half the
     // ceiling so a retry never hammers the server straight away.
-    return ceiling * (0.5 + 0.5 * min(max(random, 0), 1))
+    // A NaN would trap when scaling a Duration; treat it as the middle of the range.
+    let unit = random.isNaN ? 0.5 : min(max(random, 0), 1)
+    return ceiling * (0.5 + 0.5 * unit)
   }
 }
