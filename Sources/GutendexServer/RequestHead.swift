@@ -79,11 +79,14 @@ struct RequestHead: Sendable, Hashable {
 
   /// Parses a complete head (terminating empty line included or not).
   static func parse(_ bytes: ArraySlice<UInt8>) throws(Failure) -> RequestHead {
-    guard let text = String(validating: bytes, as: UTF8.self) else {
-      throw .malformed("request head is not UTF-8")
-    }
-    var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map {
-      $0.hasSuffix("\r") ? $0.dropLast() : $0
+    // Split on bytes: as Characters, "\r\n" is one grapheme and would never match "\n".
+    var lines: [Substring] = []
+    for rawLine in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
+      let line = rawLine.last == UInt8(ascii: "\r") ? rawLine.dropLast() : rawLine
+      guard let text = String(validating: line, as: UTF8.self) else {
+        throw .malformed("request head is not UTF-8")
+      }
+      lines.append(Substring(text))
     }
     while let last = lines.last, last.isEmpty { lines.removeLast() }
     guard let requestLine = lines.first else { throw .malformed("empty request") }

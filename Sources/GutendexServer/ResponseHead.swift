@@ -20,7 +20,9 @@ struct ResponseHead: Sendable, Hashable {
   var encoded: Data {
     var text = "HTTP/1.1 \(status) \(Self.reason(for: status))\r\n"
     for field in fields {
-      let value = field.value.filter { $0 != "\r" && $0 != "\n" }
+      // By scalar: as Characters, "\r\n" is one grapheme, equal to neither "\r" nor "\n".
+      let scalars = field.value.unicodeScalars.filter { $0 != "\r" && $0 != "\n" }
+      let value = String(String.UnicodeScalarView(scalars))
       text += "\(field.name): \(value)\r\n"
     }
     text += "\r\n"

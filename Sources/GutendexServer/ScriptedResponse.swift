@@ -58,8 +58,9 @@ public struct ScriptedResponse: Sendable, Hashable {
       throw FaultSpecError("not an HTTP status in the status script: \(spec)")
     }
     let argument = parts.count > 1 ? String(parts[1]) : nil
-    if let argument, status != 429 || argument.isEmpty {
-      throw FaultSpecError("only 429 takes a value (its Retry-After), as in 429:2; got \(spec)")
+    if let argument, status != 429 || Int(argument).map({ $0 < 0 }) ?? true {
+      throw FaultSpecError(
+        "only 429 takes a value, its Retry-After in whole seconds, as in 429:2; got \(spec)")
     }
     switch status {
     case 429: self = .rateLimited(retryAfter: argument)
