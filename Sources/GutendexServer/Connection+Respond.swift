@@ -3,7 +3,8 @@ import Gutendex
 
 extension Connection {
   /// The body ``FaultPlan/invalidJSON`` sends: a page cut off inside a string.
-  static let brokenJSON = Data(#"{"count": 3, "next": null, "results": [{"id": 84, "title": "Frankenst"#.utf8)
+  static let brokenJSON = Data(
+    #"{"count": 3, "next": null, "results": [{"id": 84, "title": "Frankenst"#.utf8)
 
   /// Headers the server sets itself; a handler's or script's values for them are dropped.
   private static let framingHeaders: Set<String> = [

@@ -50,7 +50,8 @@ struct Connection {
       guard let parsed = try await readHead() else { return .close }
       head = parsed
     } catch RequestHead.Failure.tooLarge {
-      return try await refuse(431, "request head larger than \(LoopbackServer.maxRequestHeadSize) bytes")
+      return try await refuse(
+        431, "request head larger than \(LoopbackServer.maxRequestHeadSize) bytes")
     } catch RequestHead.Failure.malformed(let reason) {
       return try await refuse(400, reason)
     }

@@ -14,6 +14,8 @@ public final class LoopbackServer: Sendable {
   public static let maxRequestHeadSize = 32 * 1024
   /// The largest request body read (and thrown away); a larger one gets 413.
   public static let maxRequestBodySize = 1_048_576
+  /// ``requests`` keeps this many most recent targets, so a long-running server stays small.
+  public static let maxLoggedRequests = 10_000
 
   /// What answers the requests that no fault intercepts.
   public let handler: any Requestable
@@ -23,6 +25,7 @@ public final class LoopbackServer: Sendable {
   struct State {
     var faults = FaultPlan()
     var requests: [String] = []
+    var requestCount = 0
     var connections = 0
     var bodyBytesSent = 0
     var starting = false
@@ -48,9 +51,10 @@ public final class LoopbackServer: Sendable {
   }
 
   /// How many requests arrived (faulted ones included).
-  public var requestCount: Int { state.withLock { $0.requests.count } }
+  public var requestCount: Int { state.withLock { $0.requestCount } }
 
-  /// The request targets received, in order (`/books/?page=2`).
+  /// The request targets received, in order (`/books/?page=2`); the most recent
+  /// ``maxLoggedRequests`` only.
   public var requests: [String] { state.withLock { $0.requests } }
 
   /// How many connections were accepted: fewer than requests means keep-alive worked.
@@ -168,7 +172,11 @@ public final class LoopbackServer: Sendable {
   /// Logs a request and takes the fault plan for it, consuming one scripted response.
   func begin(_ target: String) -> (FaultPlan, ScriptedResponse?) {
     state.withLock { state in
+      state.requestCount += 1
       state.requests.append(target)
+      if state.requests.count > Self.maxLoggedRequests {
+        state.requests.removeFirst(state.requests.count - Self.maxLoggedRequests)
+      }
       let scripted =
         state.faults.statusScript.isEmpty ? nil : state.faults.statusScript.removeFirst()
       return (state.faults, scripted)

@@ -192,8 +192,11 @@ import Testing
     let faults = FaultPlan(oversizedBody: OversizedBody(bytes: size, framing: .contentLength))
     try await withServer(faults: faults) { server, url in
       let transport = URLSessionTransport()
-      let error = await failure { try await makeClient(url, transport: transport).page(BookQuery()) }
-      #expect(error == .bodyTooLarge(url: url.appending(path: "books/"), limit: transport.maxBodySize))
+      let error = await failure {
+        try await makeClient(url, transport: transport).page(BookQuery())
+      }
+      #expect(
+        error == .bodyTooLarge(url: url.appending(path: "books/"), limit: transport.maxBodySize))
       #expect(server.bodyBytesSent < size)
       #expect(server.requestCount == 1)
     }
@@ -213,7 +216,8 @@ import Testing
       let transport = URLSessionTransport()
       let client = makeClient(url, transport: transport, timeout: .seconds(30))
       let error = await failure { try await client.page(BookQuery()) }
-      #expect(error == .bodyTooLarge(url: url.appending(path: "books/"), limit: transport.maxBodySize))
+      #expect(
+        error == .bodyTooLarge(url: url.appending(path: "books/"), limit: transport.maxBodySize))
       #expect(server.bodyBytesSent < size)
       #expect(server.requestCount == 1)
     }

@@ -36,9 +36,10 @@ import Testing
     }
     try await withServer(handler: handler) { _, url in
       let response = try await URLSessionTransport().send(
-        HTTPRequest(url: url.appending(path: "books/").appending(queryItems: [
-          URLQueryItem(name: "search", value: "dickens great")
-        ])))
+        HTTPRequest(
+          url: url.appending(path: "books/").appending(queryItems: [
+            URLQueryItem(name: "search", value: "dickens great")
+          ])))
       #expect(response.status == 204)
       let request = try #require(seen.all.first)
       #expect(request.method == "GET")
