@@ -32,6 +32,7 @@ public struct FaultPlan: Sendable, Hashable {
   /// Rewrite book titles and first author names with terminal escapes (see ``HostileText``).
   public var hostileText: Bool
 
+  /// A plan with the given faults; by default none.
   public init(
     latency: Duration = .zero, statusScript: [ScriptedResponse] = [], truncateBody: Bool = false,
     invalidJSON: Bool = false, wrongContentType: Bool = false, resetMidBody: Bool = false,

@@ -3,6 +3,7 @@ public struct FaultSpecError: Error, Sendable, Hashable, CustomStringConvertible
   /// What was wrong, for a person.
   public var description: String
 
+  /// An error saying `description`.
   public init(_ description: String) {
     self.description = description
   }

@@ -5,6 +5,7 @@ public enum LoopbackServerError: Error, Sendable, Hashable, CustomStringConverti
   /// The socket could not be set up (port in use, say).
   case socket(String)
 
+  /// What went wrong, for a person.
   public var description: String {
     switch self {
     case .alreadyRunning: "the server is already running"

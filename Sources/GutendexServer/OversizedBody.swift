@@ -14,8 +14,10 @@ public struct OversizedBody: Sendable, Hashable {
 
   /// The body size in bytes.
   public var bytes: Int
+  /// How the end of the body is signalled.
   public var framing: Framing
 
+  /// A body of `bytes` bytes (negative counts as 0), framed as asked.
   public init(bytes: Int, framing: Framing = .contentLength) {
     self.bytes = max(0, bytes)
     self.framing = framing

@@ -2,11 +2,14 @@ import Foundation
 
 /// One canned response the server sends instead of asking its handler.
 public struct ScriptedResponse: Sendable, Hashable {
+  /// The HTTP status sent.
   public var status: Int
   /// Extra headers (`Retry-After`, `Content-Type`, ...).
   public var headers: [String: String]
+  /// The body sent as is.
   public var body: Data
 
+  /// A response with exactly this status, headers and body.
   public init(status: Int, headers: [String: String] = [:], body: Data = Data()) {
     self.status = status
     self.headers = headers
