@@ -61,7 +61,7 @@ let package = Package(
     .testTarget(
       name: "GutendexServerTests",
       dependencies: [
-        "Gutendex", "GutendexServer", "GutendexEngine",
+        "Gutendex", "GutendexServer", "GutendexEngine", "gutendex-server",
         .product(name: "FlyingSocks", package: "FlyingFox"),
       ],
       resources: [.copy("Fixtures")]),
