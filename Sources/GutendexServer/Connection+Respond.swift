@@ -12,7 +12,7 @@ extension Connection {
   ]
 
   /// Answers one request, applying the fault plan current when it arrived.
-  mutating func respond(to head: RequestHead) async throws -> Ending {
+  func respond(to head: RequestHead) async throws -> Ending {
     let (plan, scripted) = server.begin(head.target)
     if plan.latency > .zero {
       try await Task.sleep(for: plan.latency)
