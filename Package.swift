@@ -58,7 +58,13 @@ let package = Package(
       resources: [.copy("Fixtures")]),
     .testTarget(
       name: "GutendexEngineTests", dependencies: ["GutendexEngine"], resources: [.copy("Fixtures")]),
-    .testTarget(name: "GutendexServerTests", dependencies: ["GutendexServer", "GutendexEngine"]),
+    .testTarget(
+      name: "GutendexServerTests",
+      dependencies: [
+        "Gutendex", "GutendexServer", "GutendexEngine", "gutendex-server",
+        .product(name: "FlyingSocks", package: "FlyingFox"),
+      ],
+      resources: [.copy("Fixtures")]),
     .testTarget(name: "CatalogTests", dependencies: ["Catalog"], resources: [.copy("Fixtures")]),
     .testTarget(name: "TerminalTests", dependencies: ["Terminal", "gutenberg"]),
     .testTarget(

@@ -97,24 +97,34 @@ public final class URLSessionTransport: Requestable {
         return tooLarge
       }
       completionHandler(tooLarge ? .cancel : .allow)
+      // swift-corelibs-foundation ignores the disposition and keeps downloading: cancel outright.
+      if tooLarge { Self.cancel(dataTask) }
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
       let tooLarge = pending.withLock { state -> Bool in
-        guard var entry = state[dataTask.taskIdentifier], entry.failure == nil else { return false }
-        if entry.body.count + data.count > entry.limit {
+        // Mutate the entry in place: appending to a copy of it copied the whole body every chunk.
+        let id = dataTask.taskIdentifier
+        guard let limit = state[id]?.limit, let count = state[id]?.body.count,
+          state[id]?.failure == nil
+        else { return false }
+        if count + data.count > limit {
           if let url = dataTask.originalRequest?.url {
-            entry.failure = .bodyTooLarge(url: url, limit: entry.limit)
+            state[id]?.failure = .bodyTooLarge(url: url, limit: limit)
           }
-          entry.body = Data()
-          state[dataTask.taskIdentifier] = entry
+          state[id]?.body = Data()
           return true
         }
-        entry.body.append(data)
-        state[dataTask.taskIdentifier] = entry
+        state[id]?.body.append(data)
         return false
       }
-      if tooLarge { dataTask.cancel() }
+      if tooLarge { Self.cancel(dataTask) }
+    }
+
+    /// Cancels off the delegate queue: `cancel()` waits on the task's work queue, which can be
+    /// waiting on this queue (seen as a hang on Linux).
+    private static func cancel(_ task: URLSessionTask) {
+      DispatchQueue.global().async { task.cancel() }
     }
 
     func urlSession(

@@ -1,0 +1,56 @@
+import Foundation
+
+/// The ways the server misbehaves on purpose; set per test, or by flags on `gutendex-server`.
+///
+/// Faults combine in a fixed order for each request: ``latency`` first, then a scripted
+/// response if ``statusScript`` has one left (no other fault applies to it), then
+/// ``redirectToForeignHost``, then ``oversizedBody``; otherwise the handler answers, its body is
+/// rewritten by ``hostileText``, ``invalidJSON`` and ``wrongContentType``, and it is delivered
+/// with ``stallAfterHeaders``, ``resetMidBody`` or ``truncateBody`` (first one set wins).
+public struct FaultPlan: Sendable, Hashable {
+  /// Where ``redirectToForeignHost`` sends the client.
+  public static let foreignRedirectTarget = "http://example.invalid/books/"
+
+  /// Added before each response.
+  public var latency: Duration
+  /// Responses sent instead of the handler's, one per request, consumed front first.
+  public var statusScript: [ScriptedResponse]
+  /// Send the full `Content-Length` but only half the body, then close.
+  public var truncateBody: Bool
+  /// Replace the body with broken JSON, keeping `application/json`.
+  public var invalidJSON: Bool
+  /// Label the body `text/html` whatever it is.
+  public var wrongContentType: Bool
+  /// Send the headers and half the body, then reset the connection (SO_LINGER 0).
+  public var resetMidBody: Bool
+  /// Send the headers, then nothing until the client gives up or the server stops.
+  public var stallAfterHeaders: Bool
+  /// Stream a body of this size instead of the handler's, never holding it in memory.
+  public var oversizedBody: OversizedBody?
+  /// Answer 302 to ``foreignRedirectTarget``.
+  public var redirectToForeignHost: Bool
+  /// Rewrite book titles and first author names with terminal escapes (see ``HostileText``).
+  public var hostileText: Bool
+
+  /// A plan with the given faults; by default none.
+  public init(
+    latency: Duration = .zero, statusScript: [ScriptedResponse] = [], truncateBody: Bool = false,
+    invalidJSON: Bool = false, wrongContentType: Bool = false, resetMidBody: Bool = false,
+    stallAfterHeaders: Bool = false, oversizedBody: OversizedBody? = nil,
+    redirectToForeignHost: Bool = false, hostileText: Bool = false
+  ) {
+    self.latency = latency
+    self.statusScript = statusScript
+    self.truncateBody = truncateBody
+    self.invalidJSON = invalidJSON
+    self.wrongContentType = wrongContentType
+    self.resetMidBody = resetMidBody
+    self.stallAfterHeaders = stallAfterHeaders
+    self.oversizedBody = oversizedBody
+    self.redirectToForeignHost = redirectToForeignHost
+    self.hostileText = hostileText
+  }
+
+  /// No faults: the handler's answers, delivered faithfully.
+  public static let none = FaultPlan()
+}

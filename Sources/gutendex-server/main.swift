@@ -1,1 +1,0 @@
-print("gutendex-server: not yet wired")

@@ -1,0 +1,86 @@
+import Foundation
+import Gutendex
+import GutendexServer
+import Testing
+
+@testable import gutendex_server
+
+/// The executable's flags and its temporary JSONL handler.
+@Suite struct GutendexServerCommandTests {
+  static func booksFile() throws -> String {
+    let url = try #require(
+      Bundle.module.url(
+        forResource: "catalogue-2025-08-first34", withExtension: "jsonl",
+        subdirectory: "Fixtures"))
+    return url.path
+  }
+
+  @Test func flagsBecomeAFaultPlan() throws {
+    let command = try GutendexServerCommand.parse([
+      "--port", "8089", "--latency-ms", "250", "--status-script", "500,429:2", "--truncate",
+      "--invalid-json", "--wrong-content-type", "--reset", "--stall", "--oversized-mb", "100",
+      "--oversized-framing", "chunked", "--foreign-redirect", "--hostile",
+    ])
+    #expect(command.port == 8089)
+    let plan = try command.faultPlan()
+    let expected = FaultPlan(
+      latency: .milliseconds(250),
+      statusScript: [.serverError(500), .rateLimited(retryAfter: "2")], truncateBody: true,
+      invalidJSON: true, wrongContentType: true, resetMidBody: true, stallAfterHeaders: true,
+      oversizedBody: OversizedBody(bytes: 100 * 1_048_576, framing: .chunked),
+      redirectToForeignHost: true, hostileText: true)
+    #expect(plan == expected)
+  }
+
+  @Test func noFlagsMeansNoFaults() throws {
+    let command = try GutendexServerCommand.parse([])
+    #expect(try command.faultPlan() == .none)
+    #expect(command.host == "127.0.0.1")
+  }
+
+  @Test(arguments: [
+    ["--host", "0.0.0.0"], ["--host", "192.168.1.2"], ["--latency-ms", "-1"],
+    ["--oversized-mb", "0"], ["--oversized-framing", "gzip"],
+  ])
+  func rejectsBadFlags(_ arguments: [String]) {
+    #expect(throws: (any Error).self) { try GutendexServerCommand.parse(arguments) }
+  }
+
+  @Test func rejectsABadStatusScript() throws {
+    let command = try GutendexServerCommand.parse(["--status-script", "500,teapot"])
+    #expect(throws: (any Error).self) { try command.faultPlan() }
+  }
+
+  @Test func placeholderServesTheFirstPageOfTheFile() async throws {
+    let handler = try PlaceholderBooksHandler(jsonLines: Self.booksFile())
+    try await withServer(handler: handler) { _, url in
+      let page = try await makeClient(url).page(BookQuery(search: "ignored", page: 3))
+      #expect(page.count == 34)
+      #expect(page.results.count == 32)
+      #expect(page.next == nil)
+      #expect(page.results.first?.title.hasPrefix("The Declaration of Independence") == true)
+      let missing = await failure { try await makeClient(url).book(id: 1) }
+      #expect(missing?.kind == "http")
+    }
+  }
+
+  @Test func placeholderWithoutAFileServesAnEmptyCatalogue() async throws {
+    let handler = try PlaceholderBooksHandler(jsonLines: nil)
+    let response = try await handler.send(
+      HTTPRequest(url: try #require(URL(string: "http://127.0.0.1:1/books/"))))
+    #expect(try BookPage.decode(from: response.body) == BookPage(count: 0, results: []))
+  }
+
+  @Test func placeholderRefusesUnreadableOrBrokenFiles() throws {
+    #expect(throws: PlaceholderBooksHandler.LoadError.self) {
+      try PlaceholderBooksHandler(jsonLines: "/nonexistent/books.jsonl")
+    }
+    let broken = FileManager.default.temporaryDirectory
+      .appending(path: "broken-\(UUID().uuidString).jsonl")
+    try Data("{\"id\":1}\nnot json\n".utf8).write(to: broken)
+    defer { try? FileManager.default.removeItem(at: broken) }
+    #expect(throws: PlaceholderBooksHandler.LoadError.self) {
+      try PlaceholderBooksHandler(jsonLines: broken.path)
+    }
+  }
+}

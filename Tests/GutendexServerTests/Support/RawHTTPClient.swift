@@ -1,0 +1,114 @@
+import FlyingSocks
+import Foundation
+
+/// A bare HTTP/1.1 client over one socket, for what URLSession hides: keep-alive on one
+/// connection, HEAD framing, pipelining, huge heads, stalled responses.
+struct RawHTTPClient {
+  struct Response {
+    var status: Int
+    /// Lower-cased names.
+    var headers: [String: String]
+    var body: Data
+  }
+
+  struct Failure: Error, CustomStringConvertible {
+    var description: String
+  }
+
+  let socket: AsyncSocket
+  private var buffer: [UInt8] = []
+
+  static func connect(to url: URL) async throws -> RawHTTPClient {
+    guard let port = url.port else { throw Failure(description: "no port in \(url)") }
+    let socket = try await AsyncSocket.connected(
+      to: .inet(ip4: "127.0.0.1", port: UInt16(port)), timeout: 5)
+    return RawHTTPClient(socket: socket)
+  }
+
+  private init(socket: AsyncSocket) {
+    self.socket = socket
+  }
+
+  func send(_ text: String) async throws {
+    try await socket.write(Data(text.utf8))
+  }
+
+  func send(_ data: Data) async throws {
+    try await socket.write(data)
+  }
+
+  /// Reads one response; `bodyless` for answers to HEAD.
+  mutating func readResponse(bodyless: Bool = false) async throws -> Response {
+    var end: Int?
+    while end == nil {
+      end = Self.endOfHead(buffer)
+      if end == nil { buffer += try await socket.read(atMost: 4096) }
+    }
+    guard let end, let text = String(bytes: buffer[..<end], encoding: .utf8) else {
+      throw Failure(description: "response head is not UTF-8")
+    }
+    buffer.removeFirst(end)
+    let lines = text.components(separatedBy: "\r\n").filter { !$0.isEmpty }
+    guard let statusLine = lines.first, statusLine.hasPrefix("HTTP/1.1 "),
+      let status = Int(statusLine.dropFirst(9).prefix(3))
+    else {
+      throw Failure(description: "bad status line in \(text)")
+    }
+    var headers: [String: String] = [:]
+    for line in lines.dropFirst() {
+      let parts = line.split(separator: ":", maxSplits: 1)
+      guard parts.count == 2 else { throw Failure(description: "bad header \(line)") }
+      headers[parts[0].lowercased()] = parts[1].trimmingCharacters(in: .whitespaces)
+    }
+    let length = bodyless ? 0 : Int(headers["content-length"] ?? "0") ?? 0
+    while buffer.count < length {
+      buffer += try await socket.read(atMost: 4096)
+    }
+    let body = Data(buffer[..<length])
+    buffer.removeFirst(length)
+    return Response(status: status, headers: headers, body: body)
+  }
+
+  /// Reads until the server closes; returns what arrived (after anything already buffered).
+  mutating func readUntilClosed() async throws -> Data {
+    while true {
+      do {
+        buffer += try await socket.read(atMost: 4096)
+      } catch SocketError.disconnected {
+        defer { buffer = [] }
+        return Data(buffer)
+      }
+    }
+  }
+
+  func close() {
+    try? socket.close()
+  }
+
+  private static func endOfHead(_ bytes: [UInt8]) -> Int? {
+    let terminator: [UInt8] = Array("\r\n\r\n".utf8)
+    guard bytes.count >= 4 else { return nil }
+    for index in 0...(bytes.count - 4) where Array(bytes[index..<index + 4]) == terminator {
+      return index + 4
+    }
+    return nil
+  }
+}
+
+/// Fails with a timeout instead of hanging when `operation` takes longer than `limit`.
+func withTimeout<T: Sendable>(
+  _ limit: Duration = .seconds(10), _ operation: @escaping @Sendable () async throws -> T
+) async throws -> T {
+  try await withThrowingTaskGroup(of: T?.self) { group in
+    group.addTask { try await operation() }
+    group.addTask {
+      try await Task.sleep(for: limit)
+      return nil
+    }
+    defer { group.cancelAll() }
+    guard let first = try await group.next(), let value = first else {
+      throw RawHTTPClient.Failure(description: "timed out after \(limit)")
+    }
+    return value
+  }
+}
