@@ -60,7 +60,9 @@ let package = Package(
       name: "GutendexEngineTests", dependencies: ["GutendexEngine"], resources: [.copy("Fixtures")]),
     .testTarget(name: "GutendexServerTests", dependencies: ["GutendexServer", "GutendexEngine"]),
     .testTarget(name: "CatalogTests", dependencies: ["Catalog"], resources: [.copy("Fixtures")]),
-    .testTarget(name: "TerminalTests", dependencies: ["Terminal", "gutenberg"]),
+    .testTarget(
+      name: "TerminalTests", dependencies: ["Terminal", "gutenberg", "Gutendex"],
+      resources: [.copy("Fixtures")]),
     .testTarget(
       name: "EndToEndTests", dependencies: ["GutendexServer", "GutendexEngine", "Catalog"]),
     .testTarget(
