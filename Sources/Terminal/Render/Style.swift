@@ -33,7 +33,7 @@ public struct Style: Sendable, Hashable {
   public static let resetCode = "\u{1B}[0m"
 
   private func wrap(_ text: String, _ code: String) -> String {
-    guard isEnabled, !text.isEmpty else { return text }
+    guard isEnabled, !text.allSatisfy(\.isWhitespace) else { return text }
     return "\u{1B}[\(code)m\(text)\(Self.resetCode)"
   }
 }

@@ -1,0 +1,59 @@
+import Gutendex
+
+/// One book as a line of a listing: its number on screen, favourite mark, title, first author,
+/// languages and downloads.
+public struct BookRow: Sendable, Hashable {
+  /// The number the user types to pick this book (1-based, on this screen).
+  public var number: Int
+  /// The Project Gutenberg number.
+  public var id: Int
+  public var title: String
+  public var isFavorite: Bool
+  /// The first author, if any.
+  public var author: Person?
+  /// How many more authors the book has after ``author``.
+  public var extraAuthorCount: Int
+  /// Language codes.
+  public var languages: [String]
+  public var downloadCount: Int
+
+  public init(
+    number: Int, id: Int, title: String, isFavorite: Bool = false, author: Person? = nil,
+    extraAuthorCount: Int = 0, languages: [String] = [], downloadCount: Int = 0
+  ) {
+    self.number = number
+    self.id = id
+    self.title = title
+    self.isFavorite = isFavorite
+    self.author = author
+    self.extraAuthorCount = extraAuthorCount
+    self.languages = languages
+    self.downloadCount = downloadCount
+  }
+
+  /// The row for `book`, shown as number `number`.
+  public init(number: Int, book: Book, isFavorite: Bool = false) {
+    self.init(
+      number: number, id: book.id, title: book.title, isFavorite: isFavorite,
+      author: book.authors.first, extraAuthorCount: max(0, book.authors.count - 1),
+      languages: book.languages, downloadCount: book.downloadCount)
+  }
+
+  /// The sanitised title, or `(untitled)` when the server sent none.
+  var displayTitle: String {
+    let clean = Sanitizer.sanitize(title)
+    return clean.isEmpty ? "(untitled)" : clean
+  }
+
+  /// `Dickens, Charles (1812–1870) +2`, sanitised; empty when there is no author.
+  var authorText: String {
+    guard let author else { return "" }
+    let text = TextFormat.person(name: author.name, birth: author.birthYear, death: author.deathYear)
+    return extraAuthorCount > 0 ? "\(text) +\(extraAuthorCount)" : text
+  }
+
+  /// `en,fr`, sanitised.
+  var languageText: String {
+    Sanitizer.sanitize(languages.joined(separator: ","))
+  }
+}
