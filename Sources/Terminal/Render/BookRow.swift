@@ -52,6 +52,13 @@ public struct BookRow: Sendable, Hashable {
     return extraAuthorCount > 0 ? "\(text) +\(extraAuthorCount)" : text
   }
 
+  /// `Dickens, Charles +2`: ``authorText`` without the years, for narrow columns.
+  var shortAuthorText: String {
+    guard let author else { return "" }
+    let text = TextFormat.person(name: author.name, birth: nil, death: nil)
+    return extraAuthorCount > 0 ? "\(text) +\(extraAuthorCount)" : text
+  }
+
   /// `en,fr`, sanitised.
   var languageText: String {
     Sanitizer.sanitize(languages.joined(separator: ","))

@@ -15,7 +15,8 @@ enum BookTable {
       ColumnLayout.Column(
         cells: rows.map(\.displayTitle), isFlexible: true, share: 3, minimum: 12, gap: 1),
       ColumnLayout.Column(
-        cells: rows.map(\.authorText), isFlexible: true, share: 2, minimum: 10, dropPriority: 10,
+        cells: rows.map(\.authorText), shortCells: rows.map(\.shortAuthorText), isFlexible: true,
+        share: 1, minimum: 10, dropPriority: 10,
         style: style.dim),
       ColumnLayout.Column(cells: rows.map(\.languageText), dropPriority: 20),
       ColumnLayout.Column(

@@ -77,11 +77,24 @@ extension BrowseScreen: LineRendering {
     if summary.isEmpty { summary = "all books" }
     let room = width - DisplayWidth.cells(position) - 3
     guard room >= 8 else { return DisplayWidth.truncate(position, toCells: width) }
-    return style.bold(DisplayWidth.truncate(summary, toCells: room)) + " · " + position
+    return style.bold(Self.shorten(summary, toCells: room)) + " · " + position
   }
 }
 
 extension BrowseScreen {
+  /// `summary` cut to `limit` cells by dropping whole ` · ` parts from the end (ending with
+  /// `…`), so a filter is never shown half-cut unless the first one alone is too long.
+  static func shorten(_ summary: String, toCells limit: Int) -> String {
+    if DisplayWidth.cells(summary) <= limit { return summary }
+    var parts = summary.components(separatedBy: " · ")
+    while parts.count > 1 {
+      parts.removeLast()
+      let candidate = parts.joined(separator: " · ") + " …"
+      if DisplayWidth.cells(candidate) <= limit { return candidate }
+    }
+    return DisplayWidth.truncate(summary, toCells: limit)
+  }
+
   /// A readable summary of `query`'s filters: `search "dickens" · lang en,fr · sort popular`,
   /// or `all books` when it has none. The page is left out (the header shows it).
   public static func summary(of query: BookQuery) -> String {

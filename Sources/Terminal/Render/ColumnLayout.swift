@@ -5,6 +5,9 @@ struct ColumnLayout {
   struct Column {
     /// The column's cell in each row, already sanitised.
     var cells: [String]
+    /// Shorter forms of the cells (a name without its years), used instead of cutting a cell
+    /// that does not fit.
+    var shortCells: [String]? = nil
     var alignment: DisplayWidth.Alignment = .left
     /// Flexible columns shrink (with `…`) to fit; fixed ones always get their widest cell.
     var isFlexible = false
@@ -46,8 +49,11 @@ struct ColumnLayout {
       for (position, index) in shown.enumerated() {
         let column = columns[index]
         if position > 0 { line += String(repeating: " ", count: column.gap) }
-        let cell = row < column.cells.count ? column.cells[row] : ""
+        var cell = row < column.cells.count ? column.cells[row] : ""
         let cellWidth = finalWidths[index] ?? 0
+        if DisplayWidth.cells(cell) > cellWidth, let short = column.shortCells, row < short.count {
+          cell = short[row]
+        }
         let text = DisplayWidth.truncate(cell, toCells: cellWidth)
         let padding = String(repeating: " ", count: max(0, cellWidth - DisplayWidth.cells(text)))
         let styled = column.style?(text) ?? text
@@ -76,7 +82,32 @@ struct ColumnLayout {
       for index in flexible { widths[index] = natural[index] }
       return widths
     }
-    // Share the room, then hand what a column does not need to the ones that want more.
+    // Two flexible columns (title and author): try every split and keep the one that cuts
+    // the fewest cells, weighted by share, closest to the shares on a tie.
+    if flexible.count == 2 {
+      let (first, second) = (flexible[0], flexible[1])
+      let lowest = min(columns[first].minimum, natural[first])
+      let highest = room - min(columns[second].minimum, natural[second])
+      if lowest <= highest {
+        let totalShare = max(1, columns[first].share + columns[second].share)
+        let target = room * columns[first].share / totalShare
+        var best = (cost: Int.max, distance: Int.max, width: lowest)
+        for width in lowest...highest {
+          let cost =
+            cutCost(of: first, width: width) * columns[first].share
+            + cutCost(of: second, width: room - width) * columns[second].share
+          let distance = abs(width - target)
+          if cost < best.cost || (cost == best.cost && distance < best.distance) {
+            best = (cost, distance, width)
+          }
+        }
+        widths[first] = min(best.width, natural[first])
+        widths[second] = min(room - best.width, natural[second])
+        return widths
+      }
+    }
+    // Otherwise share the room, then hand what a column does not need to the ones that want
+    // more.
     let totalShare = max(1, flexible.map { columns[$0].share }.reduce(0, +))
     var left = room
     for index in flexible {
@@ -100,6 +131,24 @@ struct ColumnLayout {
       left += 1
     }
     return widths
+  }
+
+  /// How badly a column's cells are cut at `width`, in hundredths: 0 per cell shown whole,
+  /// 100 per cell shown in its short form, 150 to 250 per cell cut with `…` (more the more of
+  /// it is lost).
+  private func cutCost(of index: Int, width: Int) -> Int {
+    let column = columns[index]
+    var cost = 0
+    for row in column.cells.indices {
+      let full = DisplayWidth.cells(column.cells[row])
+      guard full > width else { continue }
+      if let short = column.shortCells, row < short.count, DisplayWidth.cells(short[row]) <= width {
+        cost += 100
+      } else {
+        cost += 150 + 100 * (full - max(0, width)) / full
+      }
+    }
+    return cost
   }
 
   /// Widths when nothing more can be dropped: fixed columns as they are, flexible ones split
