@@ -7,7 +7,7 @@ import Gutendex
 /// `Screens/` and the width and sanitising checks.
 enum SampleScreens {
   /// A fixed "now": 2026-11-21 06:30:00 UTC.
-  static let now = Date(timeIntervalSince1970: 1_795_156_200)
+  static let now = Date(timeIntervalSince1970: 1_795_242_600)
   static let utc = TimeZone(identifier: "UTC") ?? .gmt
 
   static func rows(_ books: [Book], favorites: Set<Int> = []) -> [BookRow] {

@@ -24,9 +24,10 @@ import Testing
       return
     }
     let saved = try String(contentsOf: file, encoding: .utf8)
+    let difference = Self.diff(saved, rendered)
     #expect(
-      rendered == saved,
-      "\(name).txt differs (GUTENBERG_RECORD_SCREENS=1 rewrites it):\n\(Self.diff(saved, rendered))")
+      difference.isEmpty,
+      "Screens/\(name).txt differs (GUTENBERG_RECORD_SCREENS=1 rewrites it):\n\(difference)")
   }
 
   /// The first few differing lines, `-` saved and `+` rendered.

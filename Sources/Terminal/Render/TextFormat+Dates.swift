@@ -40,7 +40,7 @@ extension TextFormat {
 
   /// A byte count in binary units with one decimal: `812 B`, `1.2 KB`, `48.0 MB`.
   public static func bytes(_ count: Int) -> String {
-    if count < 1024 { return "\(count) B" }
+    if count < 1024 { return "\(grouped(count)) B" }
     let units = ["KB", "MB", "GB", "TB"]
     var value = Double(count) / 1024
     var unit = 0
