@@ -26,7 +26,12 @@ public struct LinksScreen: Sendable, Hashable {
 
   /// The formats in reading order: EPUB, HTML, plain text, Kindle, then others by MIME type.
   public var sortedFormats: [(mime: String, url: String)] {
-    formats.map { (mime: Sanitizer.sanitize($0.key), url: Sanitizer.sanitize($0.value)) }
+    // A URL never holds a space; one that does after sanitising is encoded, so the URL stays
+    // one copyable word.
+    formats.map { format in
+      let url = Sanitizer.sanitize(format.value).replacingOccurrences(of: " ", with: "%20")
+      return (mime: Sanitizer.sanitize(format.key), url: url)
+    }
       .sorted { left, right in
         let (leftRank, rightRank) = (Self.rank(left.mime), Self.rank(right.mime))
         if leftRank != rightRank { return leftRank < rightRank }
