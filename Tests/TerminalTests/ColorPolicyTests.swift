@@ -53,9 +53,10 @@ import Testing
     #expect(on.red("error:") == "\u{1B}[31merror:\u{1B}[0m")
     #expect(on.yellow("*") == "\u{1B}[33m*\u{1B}[0m")
     #expect(on.dim(" ") == " ")
-    for apply in [Style.plain.bold, Style.plain.dim, Style.plain.reverse, Style.plain.red,
-      Style.plain.green, Style.plain.yellow, Style.plain.cyan]
-    {
+    for apply in [
+      Style.plain.bold, Style.plain.dim, Style.plain.reverse, Style.plain.red,
+      Style.plain.green, Style.plain.yellow, Style.plain.cyan,
+    ] {
       #expect(apply("text") == "text")
     }
   }

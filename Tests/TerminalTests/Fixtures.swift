@@ -16,7 +16,9 @@ enum Fixtures {
   }
 
   static func data(_ name: String) throws -> Data {
-    guard let url = Bundle.module.url(forResource: name, withExtension: "json", subdirectory: "Fixtures")
+    guard
+      let url = Bundle.module.url(
+        forResource: name, withExtension: "json", subdirectory: "Fixtures")
     else { throw Failure.missing(name) }
     return try Data(contentsOf: url)
   }

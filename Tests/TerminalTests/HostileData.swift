@@ -32,7 +32,9 @@ enum HostileData {
 
   static var screens: [(name: String, screen: any LineRendering)] {
     let now = Date(timeIntervalSince1970: 1_795_242_600)
-    let favorites = rows().map { FavoritesScreen.Row(book: $0, addedAt: now, isMissingOnServer: true) }
+    let favorites = rows().map {
+      FavoritesScreen.Row(book: $0, addedAt: now, isMissingOnServer: true)
+    }
     return [
       (
         "browse",

@@ -67,7 +67,8 @@ import Testing
         id: 1, title: "كتاب الأغاني — Kitāb al-Aghānī", authors: [Person(name: "الأصفهاني")],
         languages: ["ar"], downloadCount: 12))
     let rows = SampleScreens.rows(books)
-    let lines = BookTable.lines(rows: rows, marks: rows.map { _ in " " }, width: width, style: .plain)
+    let lines = BookTable.lines(
+      rows: rows, marks: rows.map { _ in " " }, width: width, style: .plain)
     #expect(lines.count == books.count)
     // The last column (downloads, or languages when too narrow for downloads) ends every
     // line at the same cell, or starts at the same cell.
@@ -111,7 +112,8 @@ import Testing
   ])
   func bannersSayWhereThePageCameFrom(source: PageSource, banner: String?) {
     #expect(source.banner == banner)
-    let screen = BrowseScreen(query: "", page: 1, pageCount: 1, totalCount: 0, source: source, rows: [])
+    let screen = BrowseScreen(
+      query: "", page: 1, pageCount: 1, totalCount: 0, source: source, rows: [])
     let lines = screen.lines(width: 80, style: .plain)
     #expect(lines[0] == "all books · no books")
     #expect(lines.contains("No books match. Try `reset`."))
@@ -139,7 +141,8 @@ import Testing
         == "search \"dickens\" · lang en,fr · sort popular")
     #expect(
       BrowseScreen.summary(
-        of: BookQuery(topic: "war", authorYearStart: -800, authorYearEnd: 1900, copyright: [.publicDomain]))
+        of: BookQuery(
+          topic: "war", authorYearStart: -800, authorYearEnd: 1900, copyright: [.publicDomain]))
         == "topic \"war\" · authors 800 BC–1900 · copyright public domain · sort popular")
   }
 
@@ -174,8 +177,10 @@ import Testing
     book.summaries = nil
     book.authors = []
     book.copyright = true
-    let offline = DetailScreen(book: book, summaryNeedsNetwork: true, source: .offlineEmbedded(snapshot: "2025-08"))
-      .lines(width: 80, style: .plain)
+    let offline = DetailScreen(
+      book: book, summaryNeedsNetwork: true, source: .offlineEmbedded(snapshot: "2025-08")
+    )
+    .lines(width: 80, style: .plain)
     #expect(offline.contains("Summary:      needs the network (embedded catalogue has none)"))
     #expect(offline.contains("Author:       unknown"))
     #expect(offline.contains("Copyright:    copyrighted in the USA"))
@@ -214,7 +219,8 @@ import Testing
     let lines = screen.lines(width: 132, style: .plain)
     #expect(lines[1].hasPrefix("  application/epub+zip  "))
     #expect(lines[1].hasSuffix("https://www.gutenberg.org/ebooks/24746.epub3.images"))
-    let empty = LinksScreen(id: 77_279, title: "No files", formats: [:]).lines(width: 80, style: .plain)
+    let empty = LinksScreen(id: 77_279, title: "No files", formats: [:]).lines(
+      width: 80, style: .plain)
     #expect(empty.contains("No download links for this book."))
   }
 
@@ -238,13 +244,21 @@ import Testing
   }
 
   @Test func errorLines() throws {
-    #expect(ErrorLine.rateLimited(retryAfter: .seconds(2)).text == "error: rate limited, retry in 2 s")
-    #expect(ErrorLine.rateLimited(retryAfter: .milliseconds(1_500)).text == "error: rate limited, retry in 2 s")
+    #expect(
+      ErrorLine.rateLimited(retryAfter: .seconds(2)).text == "error: rate limited, retry in 2 s")
+    #expect(
+      ErrorLine.rateLimited(retryAfter: .milliseconds(1_500)).text
+        == "error: rate limited, retry in 2 s")
     #expect(ErrorLine.rateLimited(retryAfter: nil).text == "error: rate limited, retry later")
-    #expect(ErrorLine.pageOutOfRange(page: 9, pageCount: 3).text == "error: page 9 is out of range (1–3)")
-    #expect(ErrorLine.pageOutOfRange(page: 2, pageCount: 1).text == "error: page 2 is out of range (only page 1)")
-    #expect(ErrorLine.unknownCommand("xyz").text == "error: unknown command 'xyz' — type ? for help")
-    #expect(SampleScreens.serverDown().text == "error: cannot reach gutendex.com: connection refused")
+    #expect(
+      ErrorLine.pageOutOfRange(page: 9, pageCount: 3).text == "error: page 9 is out of range (1–3)")
+    #expect(
+      ErrorLine.pageOutOfRange(page: 2, pageCount: 1).text
+        == "error: page 2 is out of range (only page 1)")
+    #expect(
+      ErrorLine.unknownCommand("xyz").text == "error: unknown command 'xyz' — type ? for help")
+    #expect(
+      SampleScreens.serverDown().text == "error: cannot reach gutendex.com: connection refused")
     let wrapped = ErrorLine(String(repeating: "word ", count: 30)).lines(width: 40, style: .plain)
     #expect(wrapped.count > 1)
     #expect(wrapped[0].hasPrefix("error: word"))

@@ -90,7 +90,8 @@ enum SampleScreens {
       cacheBytes: 1_258_291, oldestCachedAge: 2 * 86_400 + 600,
       requests: [
         .init(
-          startedAt: at(600), target: "/books/?languages=ru", outcome: .failure("timed out after 10 s"),
+          startedAt: at(600), target: "/books/?languages=ru",
+          outcome: .failure("timed out after 10 s"),
           durationMilliseconds: 10_000, origin: .fallback),
         .init(
           startedAt: at(420), target: "/books/", outcome: .status(429), durationMilliseconds: 88,

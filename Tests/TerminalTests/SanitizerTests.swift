@@ -34,7 +34,8 @@ import Testing
   }
 
   @Test func removesBidiControlsAndInvisibles() {
-    let hostile = "abc\u{202E}fed\u{202C} \u{2066}x\u{2069}\u{200E}\u{200F}\u{061C}\u{FEFF}\u{200B}\u{2060}"
+    let hostile =
+      "abc\u{202E}fed\u{202C} \u{2066}x\u{2069}\u{200E}\u{200F}\u{061C}\u{FEFF}\u{200B}\u{2060}"
     #expect(Sanitizer.sanitize(hostile) == "abcfed x")
     #expect(Sanitizer.sanitize("soft\u{AD}hyphen") == "softhyphen")
   }
@@ -85,7 +86,8 @@ import Testing
       texts += (book.authors + (book.translators ?? []) + (book.editors ?? [])).map(\.name)
       for text in texts {
         let clean = Sanitizer.sanitize(text)
-        #expect(!RenderChecks.hasForbiddenScalar(clean), "book \(book.id): \(clean.debugDescription)")
+        #expect(
+          !RenderChecks.hasForbiddenScalar(clean), "book \(book.id): \(clean.debugDescription)")
         #expect(Sanitizer.sanitize(clean) == clean, "not idempotent for book \(book.id)")
       }
     }

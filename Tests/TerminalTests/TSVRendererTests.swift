@@ -9,7 +9,9 @@ import Testing
     let page = try Fixtures.page("e4-2025-page1")
     let lines = TSVRenderer.lines(page.results)
     #expect(lines.count == page.results.count)
-    #expect(lines[0] == "84\tFrankenstein; Or, The Modern Prometheus\tShelley, Mary Wollstonecraft\ten\t195270")
+    #expect(
+      lines[0]
+        == "84\tFrankenstein; Or, The Modern Prometheus\tShelley, Mary Wollstonecraft\ten\t195270")
     for line in lines {
       #expect(line.split(separator: "\t", omittingEmptySubsequences: false).count == 5)
     }

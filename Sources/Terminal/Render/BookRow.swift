@@ -48,7 +48,8 @@ public struct BookRow: Sendable, Hashable {
   /// `Dickens, Charles (1812–1870) +2`, sanitised; empty when there is no author.
   var authorText: String {
     guard let author else { return "" }
-    let text = TextFormat.person(name: author.name, birth: author.birthYear, death: author.deathYear)
+    let text = TextFormat.person(
+      name: author.name, birth: author.birthYear, death: author.deathYear)
     return extraAuthorCount > 0 ? "\(text) +\(extraAuthorCount)" : text
   }
 

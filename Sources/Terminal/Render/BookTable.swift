@@ -9,7 +9,9 @@ enum BookTable {
     let numberWidth = max(3, rows.map { String($0.number).count }.max() ?? 0)
     var columns: [ColumnLayout.Column] = [
       ColumnLayout.Column(
-        cells: rows.map { DisplayWidth.pad(String($0.number), toCells: numberWidth, alignment: .right) },
+        cells: rows.map {
+          DisplayWidth.pad(String($0.number), toCells: numberWidth, alignment: .right)
+        },
         alignment: .right, style: style.bold),
       ColumnLayout.Column(cells: marks, gap: 1, style: style.yellow),
       ColumnLayout.Column(

@@ -119,7 +119,9 @@ extension BrowseScreen {
       }
       parts.append("copyright \(names.sorted().joined(separator: ","))")
     }
-    if !query.ids.isEmpty { parts.append("ids \(query.ids.map(String.init).joined(separator: ","))") }
+    if !query.ids.isEmpty {
+      parts.append("ids \(query.ids.map(String.init).joined(separator: ","))")
+    }
     if let mimeType = query.mimeType, !mimeType.isEmpty { parts.append("format \(mimeType)") }
     if parts.isEmpty { parts.append("all books") }
     if query.sort != .popular || parts.count > 1 || parts[0] != "all books" {

@@ -124,7 +124,8 @@ struct ColumnLayout {
       }
     }
     // Minimums can overshoot the shares; take the excess back from the widest.
-    while left < 0, let widest = flexible.max(by: { widths[$0, default: 0] < widths[$1, default: 0] }),
+    while left < 0,
+      let widest = flexible.max(by: { widths[$0, default: 0] < widths[$1, default: 0] }),
       widths[widest, default: 0] > 1
     {
       widths[widest, default: 0] -= 1

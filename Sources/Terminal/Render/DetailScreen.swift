@@ -54,18 +54,21 @@ extension DetailScreen: LineRendering {
     if let banner = source.banner {
       lines += TextWrapper.wrap(banner, toCells: width).map(style.yellow)
     }
-    lines += book.authors.isEmpty
+    lines +=
+      book.authors.isEmpty
       ? field("Author", "unknown") : list("Author", "Authors", people(book.authors))
     lines += list("Translator", "Translators", people(book.translators ?? []))
     lines += list("Editor", "Editors", people(book.editors ?? []))
-    lines += field("Languages", book.languages.isEmpty ? "unknown" : book.languages.joined(separator: ", "))
+    lines += field(
+      "Languages", book.languages.isEmpty ? "unknown" : book.languages.joined(separator: ", "))
     lines += field("Copyright", Self.copyrightText(book.copyright))
     lines += field("Media type", book.mediaType)
     lines += field("Downloads", TextFormat.grouped(book.downloadCount))
     lines += field("Formats", TextFormat.plural(book.formats.count, "format"))
     lines += field("Favourite", isFavorite ? "yes (*)" : "no")
     lines += field("Id", String(book.id))
-    lines += ScreenParts.urlField("URL", gutenbergURL, labelWidth: labelWidth, width: width, style: style)
+    lines += ScreenParts.urlField(
+      "URL", gutenbergURL, labelWidth: labelWidth, width: width, style: style)
     lines += list("Subject", "Subjects", book.subjects)
     lines += list("Bookshelf", "Bookshelves", book.bookshelves)
     lines += summaryLines(width: width, style: style)

@@ -24,8 +24,11 @@ public struct ErrorLine: Sendable, Hashable {
   /// `rate limited, retry in 2 s` (or `retry later` when the server did not say).
   public static func rateLimited(retryAfter: Duration?) -> ErrorLine {
     guard let retryAfter else { return ErrorLine("rate limited, retry later") }
-    let seconds = max(1, Int((Double(retryAfter.components.seconds)
-      + Double(retryAfter.components.attoseconds) / 1e18).rounded(.up)))
+    let seconds = max(
+      1,
+      Int(
+        (Double(retryAfter.components.seconds)
+          + Double(retryAfter.components.attoseconds) / 1e18).rounded(.up)))
     return ErrorLine("rate limited, retry in \(seconds) s")
   }
 

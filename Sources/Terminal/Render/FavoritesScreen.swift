@@ -60,9 +60,12 @@ extension FavoritesScreen: LineRendering {
       case .title: "by title"
       case .author: "by author"
       }
-    var lines = [style.bold("Favourites") + " · " + TextFormat.plural(rows.count, "book") + " · " + orderText]
+    var lines = [
+      style.bold("Favourites") + " · " + TextFormat.plural(rows.count, "book") + " · " + orderText
+    ]
     if rows.isEmpty {
-      lines += TextWrapper.wrap("No favourites yet. Type f N on a listing to add book N.", toCells: width)
+      lines += TextWrapper.wrap(
+        "No favourites yet. Type f N on a listing to add book N.", toCells: width)
     } else {
       let dates = ColumnLayout.Column(
         cells: rows.map { TextFormat.date($0.addedAt, timeZone: timeZone) }, dropPriority: 15)

@@ -32,12 +32,12 @@ public struct LinksScreen: Sendable, Hashable {
       let url = Sanitizer.sanitize(format.value).replacingOccurrences(of: " ", with: "%20")
       return (mime: Sanitizer.sanitize(format.key), url: url)
     }
-      .sorted { left, right in
-        let (leftRank, rightRank) = (Self.rank(left.mime), Self.rank(right.mime))
-        if leftRank != rightRank { return leftRank < rightRank }
-        if left.mime != right.mime { return left.mime < right.mime }
-        return left.url < right.url
-      }
+    .sorted { left, right in
+      let (leftRank, rightRank) = (Self.rank(left.mime), Self.rank(right.mime))
+      if leftRank != rightRank { return leftRank < rightRank }
+      if left.mime != right.mime { return left.mime < right.mime }
+      return left.url < right.url
+    }
   }
 
   /// 0 EPUB, 1 HTML, 2 plain text, 3 Kindle, 4 anything else.
@@ -59,7 +59,8 @@ extension LinksScreen: LineRendering {
     let heading = "Links for \(id) · " + TextFormat.plural(links.count, "format") + " · "
     let title = Sanitizer.sanitize(self.title)
     var lines = [
-      style.bold(heading + DisplayWidth.truncate(title, toCells: width - DisplayWidth.cells(heading)))
+      style.bold(
+        heading + DisplayWidth.truncate(title, toCells: width - DisplayWidth.cells(heading)))
     ]
     if links.isEmpty {
       lines.append("No download links for this book.")
@@ -68,7 +69,8 @@ extension LinksScreen: LineRendering {
     let urlWidth = links.map { DisplayWidth.cells($0.url) }.max() ?? 0
     if 2 + mimeWidth + 2 + urlWidth <= width {
       for link in links {
-        lines.append("  " + DisplayWidth.pad(link.mime, toCells: mimeWidth) + "  " + style.cyan(link.url))
+        lines.append(
+          "  " + DisplayWidth.pad(link.mime, toCells: mimeWidth) + "  " + style.cyan(link.url))
       }
     } else {
       for link in links {

@@ -143,7 +143,8 @@ extension StatusScreen: LineRendering {
       }
     }
     let columns = [
-      ColumnLayout.Column(cells: requests.map { "  " + TextFormat.time($0.startedAt, timeZone: timeZone) }),
+      ColumnLayout.Column(
+        cells: requests.map { "  " + TextFormat.time($0.startedAt, timeZone: timeZone) }),
       ColumnLayout.Column(
         cells: outcomes, isFlexible: true, share: 1, minimum: 10),
       ColumnLayout.Column(
