@@ -161,7 +161,7 @@ import Testing
     for expected in [
       "Author:       Dostoyevsky, Fyodor (1821–1881)",
       "Translator:   Garnett, Constance (1861–1946)",
-      "Copyright:    public domain in the USA", "Downloads:    37,543", "Formats:      7 formats",
+      "Copyright:    public domain in the USA", "Downloads:    37,543", "Formats:      7",
       "Favourite:    yes (*)", "Id:           2554",
       "URL:          https://www.gutenberg.org/ebooks/2554",
       "Subjects:     Crime -- Psychological aspects -- Fiction",
@@ -170,6 +170,20 @@ import Testing
       #expect(lines.contains(expected), "missing \(expected)")
     }
     #expect(text.contains("(This is an automatically generated summary.)"))
+  }
+
+  @Test func narrowListingsDropColumnsLeastUsefulFirst() throws {
+    let browse = try SampleScreens.browse()
+    let wide = browse.lines(width: 100, style: .plain)
+    #expect(wide[1].hasSuffix("en  195,270"))
+    let narrow = browse.lines(width: 40, style: .plain)
+    // Too narrow for the query and the position on one line: two lines.
+    #expect(Array(narrow[0...1]) == ["all books", "page 1 of 2,409 · 77,080 books"])
+    #expect(!narrow[2].contains("195,270"))
+    #expect(narrow[2].hasPrefix("  1 * Frankenstein"))
+    #expect(narrow[2].contains("Shelley"))
+    let favorites = try SampleScreens.favorites().lines(width: 40, style: .plain)
+    #expect(favorites.contains { $0.hasPrefix("  4 ! The Golden") })
   }
 
   @Test func detailsExplainAMissingSummary() throws {

@@ -47,7 +47,7 @@ extension BrowseScreen: LineRendering {
   /// The header, the banner when not live, the rows (or a hint when there are none), the
   /// notice and error, and the keys.
   public func lines(width: Int, style: Style) -> [String] {
-    var lines = [header(width: width, style: style)]
+    var lines = header(width: width, style: style)
     if let banner = source.banner {
       lines += TextWrapper.wrap(banner, toCells: width).map(style.yellow)
     }
@@ -63,8 +63,9 @@ extension BrowseScreen: LineRendering {
     return lines
   }
 
-  /// `search "dickens" · page 3 of 2,397 · 76,696 books`, the query part cut to fit.
-  private func header(width: Int, style: Style) -> String {
+  /// `search "dickens" · page 3 of 2,397 · 76,696 books`, the query part cut to fit; on two
+  /// lines when too narrow for the query and the position side by side.
+  private func header(width: Int, style: Style) -> [String] {
     let position: String
     if totalCount == 0 {
       position = "no books"
@@ -76,8 +77,10 @@ extension BrowseScreen: LineRendering {
     var summary = Sanitizer.sanitize(query)
     if summary.isEmpty { summary = "all books" }
     let room = width - DisplayWidth.cells(position) - 3
-    guard room >= 8 else { return DisplayWidth.truncate(position, toCells: width) }
-    return style.bold(Self.shorten(summary, toCells: room)) + " · " + position
+    if room >= min(16, DisplayWidth.cells(summary)) {
+      return [style.bold(Self.shorten(summary, toCells: room)) + " · " + position]
+    }
+    return [style.bold(Self.shorten(summary, toCells: width)), position]
   }
 }
 

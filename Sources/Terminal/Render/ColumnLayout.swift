@@ -91,11 +91,12 @@ struct ColumnLayout {
       if lowest <= highest {
         let totalShare = max(1, columns[first].share + columns[second].share)
         let target = room * columns[first].share / totalShare
+        let (firstSizes, secondSizes) = (sizes(of: first), sizes(of: second))
         var best = (cost: Int.max, distance: Int.max, width: lowest)
         for width in lowest...highest {
           let cost =
-            cutCost(of: first, width: width) * columns[first].share
-            + cutCost(of: second, width: room - width) * columns[second].share
+            cutCost(firstSizes, width: width) * columns[first].share
+            + cutCost(secondSizes, width: room - width) * columns[second].share
           let distance = abs(width - target)
           if cost < best.cost || (cost == best.cost && distance < best.distance) {
             best = (cost, distance, width)
@@ -134,16 +135,22 @@ struct ColumnLayout {
     return widths
   }
 
+  /// Each cell's width and its short form's width, measured once.
+  private func sizes(of index: Int) -> [(full: Int, short: Int?)] {
+    let column = columns[index]
+    return column.cells.indices.map { row in
+      let short = column.shortCells.flatMap { row < $0.count ? DisplayWidth.cells($0[row]) : nil }
+      return (DisplayWidth.cells(column.cells[row]), short)
+    }
+  }
+
   /// How badly a column's cells are cut at `width`, in hundredths: 0 per cell shown whole,
   /// 100 per cell shown in its short form, 150 to 250 per cell cut with `…` (more the more of
   /// it is lost).
-  private func cutCost(of index: Int, width: Int) -> Int {
-    let column = columns[index]
+  private func cutCost(_ sizes: [(full: Int, short: Int?)], width: Int) -> Int {
     var cost = 0
-    for row in column.cells.indices {
-      let full = DisplayWidth.cells(column.cells[row])
-      guard full > width else { continue }
-      if let short = column.shortCells, row < short.count, DisplayWidth.cells(short[row]) <= width {
+    for (full, short) in sizes where full > width {
+      if let short, short <= width {
         cost += 100
       } else {
         cost += 150 + 100 * (full - max(0, width)) / full

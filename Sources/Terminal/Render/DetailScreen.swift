@@ -64,7 +64,7 @@ extension DetailScreen: LineRendering {
     lines += field("Copyright", Self.copyrightText(book.copyright))
     lines += field("Media type", book.mediaType)
     lines += field("Downloads", TextFormat.grouped(book.downloadCount))
-    lines += field("Formats", TextFormat.plural(book.formats.count, "format"))
+    lines += field("Formats", TextFormat.grouped(book.formats.count))
     lines += field("Favourite", isFavorite ? "yes (*)" : "no")
     lines += field("Id", String(book.id))
     lines += ScreenParts.urlField(
