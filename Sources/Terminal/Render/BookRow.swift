@@ -7,7 +7,9 @@ public struct BookRow: Sendable, Hashable {
   public var number: Int
   /// The Project Gutenberg number.
   public var id: Int
+  /// The title as the server sent it (sanitised when rendered).
   public var title: String
+  /// Whether the book is a favourite (shown as `*`).
   public var isFavorite: Bool
   /// The first author, if any.
   public var author: Person?
@@ -15,8 +17,10 @@ public struct BookRow: Sendable, Hashable {
   public var extraAuthorCount: Int
   /// Language codes.
   public var languages: [String]
+  /// Recent downloads.
   public var downloadCount: Int
 
+  /// A row from its parts.
   public init(
     number: Int, id: Int, title: String, isFavorite: Bool = false, author: Person? = nil,
     extraAuthorCount: Int = 0, languages: [String] = [], downloadCount: Int = 0

@@ -8,10 +8,13 @@ public struct BrowseScreen: Sendable, Hashable {
   public var query: String
   /// The 1-based page shown.
   public var page: Int
+  /// How many pages the query has.
   public var pageCount: Int
   /// How many books match in all.
   public var totalCount: Int
+  /// Where the page came from.
   public var source: PageSource
+  /// The books on this page, in order.
   public var rows: [BookRow]
   /// A line of news for the user (`added 3 to favourites`), shown under the rows.
   public var notice: String?
@@ -26,6 +29,7 @@ public struct BrowseScreen: Sendable, Hashable {
     "q quit",
   ]
 
+  /// A listing screen.
   public init(
     query: String, page: Int, pageCount: Int, totalCount: Int, source: PageSource = .live,
     rows: [BookRow], notice: String? = nil, error: String? = nil,

@@ -21,12 +21,14 @@ public struct ColorPolicy: Sendable, Hashable {
     case never
   }
 
+  /// The user's choice.
   public var mode: Mode
   /// Whether standard output is a terminal.
   public var isTerminal: Bool
   /// The environment variables that matter (`TERM`, `NO_COLOR`); others are ignored.
   public var environment: [String: String]
 
+  /// A policy from explicit inputs (tests use this).
   public init(mode: Mode, isTerminal: Bool, environment: [String: String]) {
     self.mode = mode
     self.isTerminal = isTerminal

@@ -2,20 +2,25 @@ import Gutendex
 
 /// Everything known about one book, one labelled field per line, long text wrapped.
 public struct DetailScreen: Sendable, Hashable {
+  /// The book shown.
   public var book: Book
+  /// Whether the book is a favourite.
   public var isFavorite: Bool
   /// True when the book came from the embedded catalogue, which carries no summaries.
   public var summaryNeedsNetwork: Bool
   /// Where the book came from; a banner is shown when not live.
   public var source: PageSource
+  /// A line of news for the user.
   public var notice: String?
   /// What went wrong, without the `error:` prefix.
   public var error: String?
+  /// The keys shown at the bottom.
   public var hints: [String]
 
   /// The keys shown under a book.
   public static let defaultHints = ["l links", "f fav", "b back", "? help", "q quit"]
 
+  /// A details screen.
   public init(
     book: Book, isFavorite: Bool = false, summaryNeedsNetwork: Bool = false,
     source: PageSource = .live, notice: String? = nil, error: String? = nil,
@@ -35,6 +40,7 @@ public struct DetailScreen: Sendable, Hashable {
 }
 
 extension DetailScreen: LineRendering {
+  /// The title, banner, labelled fields, summary, messages and keys.
   public func lines(width: Int, style: Style) -> [String] {
     let labelWidth = 14
     func field(_ label: String, _ value: String) -> [String] {

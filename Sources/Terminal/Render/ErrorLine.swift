@@ -7,6 +7,7 @@ public struct ErrorLine: Sendable, Hashable {
   /// What went wrong, without the `error:` prefix.
   public var message: String
 
+  /// An error line with `message` (sanitised when rendered).
   public init(_ message: String) {
     self.message = message
   }

@@ -1,9 +1,11 @@
 /// The line after an export: `Exported 12 favourites to /path/file.json`.
 public struct ExportConfirmation: Sendable, Hashable {
+  /// How many favourites were written.
   public var count: Int
   /// Where the file was written.
   public var path: String
 
+  /// A confirmation for `count` favourites written to `path`.
   public init(count: Int, path: String) {
     self.count = count
     self.path = path

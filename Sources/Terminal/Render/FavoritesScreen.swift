@@ -13,11 +13,14 @@ public struct FavoritesScreen: Sendable, Hashable {
 
   /// One favourite.
   public struct Row: Sendable, Hashable {
+    /// The book as a listing row.
     public var book: BookRow
+    /// When the user added it.
     public var addedAt: Date
     /// True when the last refresh found the book gone from the server.
     public var isMissingOnServer: Bool
 
+    /// A favourite row.
     public init(book: BookRow, addedAt: Date, isMissingOnServer: Bool = false) {
       self.book = book
       self.addedAt = addedAt
@@ -25,13 +28,17 @@ public struct FavoritesScreen: Sendable, Hashable {
     }
   }
 
+  /// The order of ``rows``.
   public var order: Order
+  /// The favourites, in ``order``.
   public var rows: [Row]
   /// The time zone for the added dates (the user's own; fixed in tests).
   public var timeZone: TimeZone
+  /// A line of news for the user.
   public var notice: String?
   /// What went wrong, without the `error:` prefix.
   public var error: String?
+  /// The keys shown at the bottom.
   public var hints: [String]
 
   /// The keys shown under the favourites.
@@ -39,6 +46,7 @@ public struct FavoritesScreen: Sendable, Hashable {
     "N details", "rm N", "export [FILE]", "sort newest|title|author", "b back", "? help",
   ]
 
+  /// A favourites screen.
   public init(
     order: Order, rows: [Row], timeZone: TimeZone = .current, notice: String? = nil,
     error: String? = nil, hints: [String] = FavoritesScreen.defaultHints
@@ -53,6 +61,7 @@ public struct FavoritesScreen: Sendable, Hashable {
 }
 
 extension FavoritesScreen: LineRendering {
+  /// The header, rows (or how to add one), the `!` legend, messages and keys.
   public func lines(width: Int, style: Style) -> [String] {
     let orderText =
       switch order {

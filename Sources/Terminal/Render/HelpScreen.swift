@@ -4,16 +4,20 @@ public struct HelpScreen: Sendable, Hashable {
   public struct Entry: Sendable, Hashable {
     /// What to type, e.g. `g N`.
     public var command: String
+    /// What it does, in a few words.
     public var meaning: String
 
+    /// An entry.
     public init(_ command: String, _ meaning: String) {
       self.command = command
       self.meaning = meaning
     }
   }
 
+  /// The commands, in the order shown.
   public var entries: [Entry]
 
+  /// A help screen; the standard commands by default.
   public init(entries: [Entry] = HelpScreen.standardEntries) {
     self.entries = entries
   }
@@ -43,6 +47,7 @@ public struct HelpScreen: Sendable, Hashable {
 }
 
 extension HelpScreen: LineRendering {
+  /// One command per line, meanings aligned and wrapped.
   public func lines(width: Int, style: Style) -> [String] {
     let commands = entries.map { Sanitizer.sanitize($0.command) }
     let commandWidth = min(commands.map(DisplayWidth.cells).max() ?? 0, max(8, width / 3))

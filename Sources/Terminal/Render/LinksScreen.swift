@@ -3,15 +3,19 @@ import Gutendex
 /// Every download link of a book, best reading formats first: EPUB, HTML, plain text, Kindle,
 /// then the rest by MIME type.
 public struct LinksScreen: Sendable, Hashable {
+  /// The Project Gutenberg number.
   public var id: Int
+  /// The book's title.
   public var title: String
   /// Download URL by MIME type, as the server sent them.
   public var formats: [String: String]
+  /// The keys shown at the bottom.
   public var hints: [String]
 
   /// The keys shown under the links.
   public static let defaultHints = ["b back", "? help", "q quit"]
 
+  /// A links screen from its parts.
   public init(id: Int, title: String, formats: [String: String], hints: [String] = defaultHints) {
     self.id = id
     self.title = title

@@ -33,13 +33,18 @@ public struct StatusScreen: Sendable, Hashable {
       case fallback
     }
 
+    /// When it was sent.
     public var startedAt: Date
     /// What was asked, e.g. `/books/?page=2`.
     public var target: String
+    /// The status, or why there was none.
     public var outcome: Outcome
+    /// How long it took.
     public var durationMilliseconds: Int
+    /// Where the answer came from.
     public var origin: Origin
 
+    /// A request line.
     public init(
       startedAt: Date, target: String, outcome: Outcome, durationMilliseconds: Int,
       origin: Origin
@@ -52,13 +57,19 @@ public struct StatusScreen: Sendable, Hashable {
     }
   }
 
+  /// The Gutendex server in use.
   public var serverURL: String
+  /// Whether it answered lately.
   public var reachability: Reachability
+  /// Where the current page came from.
   public var source: PageSource
+  /// How many favourites are saved.
   public var favoriteCount: Int
   /// Seconds since the favourites were last refreshed from the server; nil: never.
   public var favoritesRefreshedAgo: TimeInterval?
+  /// How many pages the local cache holds.
   public var cachedPageCount: Int
+  /// The size of the local cache.
   public var cacheBytes: Int
   /// Age in seconds of the oldest cached page; nil when the cache is empty.
   public var oldestCachedAge: TimeInterval?
@@ -66,11 +77,13 @@ public struct StatusScreen: Sendable, Hashable {
   public var requests: [Request]
   /// The time zone for request times (the user's own; fixed in tests).
   public var timeZone: TimeZone
+  /// The keys shown at the bottom.
   public var hints: [String]
 
   /// The keys shown under the status.
   public static let defaultHints = ["b back", "? help", "q quit"]
 
+  /// A status screen.
   public init(
     serverURL: String, reachability: Reachability, source: PageSource, favoriteCount: Int,
     favoritesRefreshedAgo: TimeInterval?, cachedPageCount: Int, cacheBytes: Int,
@@ -92,6 +105,7 @@ public struct StatusScreen: Sendable, Hashable {
 }
 
 extension StatusScreen: LineRendering {
+  /// Labelled fields, then one aligned line per recent request.
   public func lines(width: Int, style: Style) -> [String] {
     let labelWidth = 13
     func field(_ label: String, _ value: String) -> [String] {

@@ -7,6 +7,7 @@ public struct Style: Sendable, Hashable {
   /// Whether codes are written at all.
   public var isEnabled: Bool
 
+  /// A style that writes codes only when `isEnabled`.
   public init(isEnabled: Bool) {
     self.isEnabled = isEnabled
   }
