@@ -21,6 +21,7 @@ import Testing
     let file = Self.screensDirectory.appendingPathComponent("\(name).txt")
     if Self.isRecording {
       try rendered.write(to: file, atomically: true, encoding: .utf8)
+      #expect(try String(contentsOf: file, encoding: .utf8) == rendered)
       return
     }
     let saved = try String(contentsOf: file, encoding: .utf8)

@@ -15,8 +15,8 @@ extension DisplayWidth {
   /// A wide character that would straddle the limit is left out whole, so the result may be
   /// one cell short of `limit`; ``fit(_:toCells:alignment:)`` pads it back.
   public static func truncate(_ text: String, toCells limit: Int) -> String {
-    guard limit > 0 else { return "" }
     if cells(text) <= limit { return text }
+    guard limit > 0 else { return "" }
     let budget = limit - 1  // one cell for the ellipsis
     var result = ""
     var used = 0
