@@ -172,6 +172,12 @@ import Testing
     #expect(text.contains("(This is an automatically generated summary.)"))
   }
 
+  @Test func rowsShowMediaTypesOtherThanText() throws {
+    let lines = try SampleScreens.searchResults().lines(width: 100, style: .plain)
+    #expect(lines[1].hasPrefix("  1 * Great Expectations  "))
+    #expect(lines[2].hasPrefix("  2   [Sound] Great Expectations  "))
+  }
+
   @Test func narrowListingsDropColumnsLeastUsefulFirst() throws {
     let browse = try SampleScreens.browse()
     let wide = browse.lines(width: 100, style: .plain)

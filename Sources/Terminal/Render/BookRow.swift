@@ -19,11 +19,14 @@ public struct BookRow: Sendable, Hashable {
   public var languages: [String]
   /// Recent downloads.
   public var downloadCount: Int
+  /// `Text`, `Sound`, `Image`...; anything but text is shown before the title (`[Sound]`).
+  public var mediaType: String
 
   /// A row from its parts.
   public init(
     number: Int, id: Int, title: String, isFavorite: Bool = false, author: Person? = nil,
-    extraAuthorCount: Int = 0, languages: [String] = [], downloadCount: Int = 0
+    extraAuthorCount: Int = 0, languages: [String] = [], downloadCount: Int = 0,
+    mediaType: String = "Text"
   ) {
     self.number = number
     self.id = id
@@ -33,6 +36,7 @@ public struct BookRow: Sendable, Hashable {
     self.extraAuthorCount = extraAuthorCount
     self.languages = languages
     self.downloadCount = downloadCount
+    self.mediaType = mediaType
   }
 
   /// The row for `book`, shown as number `number`.
@@ -40,13 +44,16 @@ public struct BookRow: Sendable, Hashable {
     self.init(
       number: number, id: book.id, title: book.title, isFavorite: isFavorite,
       author: book.authors.first, extraAuthorCount: max(0, book.authors.count - 1),
-      languages: book.languages, downloadCount: book.downloadCount)
+      languages: book.languages, downloadCount: book.downloadCount, mediaType: book.mediaType)
   }
 
-  /// The sanitised title, or `(untitled)` when the server sent none.
+  /// The sanitised title, or `(untitled)` when the server sent none, after `[Sound]` (or
+  /// another media type) for anything but text, where cutting the title cannot hide it.
   var displayTitle: String {
-    let clean = Sanitizer.sanitize(title)
-    return clean.isEmpty ? "(untitled)" : clean
+    var clean = Sanitizer.sanitize(title)
+    if clean.isEmpty { clean = "(untitled)" }
+    let media = Sanitizer.sanitize(mediaType)
+    return media.isEmpty || media == "Text" ? clean : "[\(media)] \(clean)"
   }
 
   /// `Dickens, Charles (1812–1870) +2`, sanitised; empty when there is no author.
