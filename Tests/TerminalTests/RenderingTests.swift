@@ -239,8 +239,10 @@ import Testing
     let lines = screen.lines(width: 132, style: .plain)
     #expect(lines[1].hasPrefix("  application/epub+zip  "))
     #expect(lines[1].hasSuffix("https://www.gutenberg.org/ebooks/24746.epub3.images"))
-    let empty = LinksScreen(id: 77_279, title: "No files", formats: [:]).lines(
-      width: 80, style: .plain)
+    let noFiles = try Fixtures.book(77_279, in: "en__page_1835")
+    #expect(noFiles.formats.isEmpty)
+    let empty = LinksScreen(book: noFiles).lines(width: 80, style: .plain)
+    #expect(empty[0].hasPrefix("Links for 77279 · 0 formats · "))
     #expect(empty.contains("No download links for this book."))
   }
 
