@@ -66,7 +66,9 @@ let package = Package(
       ],
       resources: [.copy("Fixtures")]),
     .testTarget(name: "CatalogTests", dependencies: ["Catalog"], resources: [.copy("Fixtures")]),
-    .testTarget(name: "TerminalTests", dependencies: ["Terminal", "gutenberg"]),
+    .testTarget(
+      name: "TerminalTests", dependencies: ["Terminal", "gutenberg", "Gutendex"],
+      resources: [.copy("Fixtures")]),
     .testTarget(
       name: "EndToEndTests", dependencies: ["GutendexServer", "GutendexEngine", "Catalog"]),
     .testTarget(

@@ -1,0 +1,139 @@
+import Gutendex
+
+/// A page of books: what was asked, where the page is, where it came from, the numbered rows
+/// and the keys to go on.
+public struct BrowseScreen: Sendable, Hashable {
+  /// What the listing shows, e.g. `search "dickens" · lang en,fr · sort popular` or
+  /// `all books` (see ``summary(of:)``).
+  public var query: String
+  /// The 1-based page shown.
+  public var page: Int
+  /// How many pages the query has.
+  public var pageCount: Int
+  /// How many books match in all.
+  public var totalCount: Int
+  /// Where the page came from.
+  public var source: PageSource
+  /// The books on this page, in order.
+  public var rows: [BookRow]
+  /// A line of news for the user (`added 3 to favourites`), shown under the rows.
+  public var notice: String?
+  /// What went wrong, without the `error:` prefix, shown under the rows.
+  public var error: String?
+  /// The keys to show at the bottom, most useful first.
+  public var hints: [String]
+
+  /// The keys shown at the bottom of a listing.
+  public static let defaultHints = [
+    "n next", "p prev", "g N go", "N details", "f N fav", "/ search", "F favourites", "? help",
+    "q quit",
+  ]
+
+  /// A listing screen.
+  public init(
+    query: String, page: Int, pageCount: Int, totalCount: Int, source: PageSource = .live,
+    rows: [BookRow], notice: String? = nil, error: String? = nil,
+    hints: [String] = BrowseScreen.defaultHints
+  ) {
+    self.query = query
+    self.page = page
+    self.pageCount = pageCount
+    self.totalCount = totalCount
+    self.source = source
+    self.rows = rows
+    self.notice = notice
+    self.error = error
+    self.hints = hints
+  }
+}
+
+extension BrowseScreen: LineRendering {
+  /// The header, the banner when not live, the rows (or a hint when there are none), the
+  /// notice and error, and the keys.
+  public func lines(width: Int, style: Style) -> [String] {
+    var lines = header(width: width, style: style)
+    if let banner = source.banner {
+      lines += TextWrapper.wrap(banner, toCells: width).map(style.yellow)
+    }
+    if rows.isEmpty {
+      let empty = totalCount == 0 ? "No books match. Try `reset`." : "No books on this page."
+      lines += TextWrapper.wrap(empty, toCells: width)
+    } else {
+      lines += BookTable.lines(
+        rows: rows, marks: rows.map { $0.isFavorite ? "*" : " " }, width: width, style: style)
+    }
+    lines += ScreenParts.messages(notice: notice, error: error, width: width, style: style)
+    lines += ScreenParts.hints(hints, width: width, style: style)
+    return lines
+  }
+
+  /// `search "dickens" · page 3 of 2,397 · 76,696 books`, the query part cut to fit; on two
+  /// lines when too narrow for the query and the position side by side.
+  private func header(width: Int, style: Style) -> [String] {
+    let position: String
+    if totalCount == 0 {
+      position = "no books"
+    } else {
+      position =
+        "page \(TextFormat.grouped(page)) of \(TextFormat.grouped(max(pageCount, 1))) · "
+        + TextFormat.plural(totalCount, "book")
+    }
+    var summary = Sanitizer.sanitize(query)
+    if summary.isEmpty { summary = "all books" }
+    let room = width - DisplayWidth.cells(position) - 3
+    if room >= min(16, DisplayWidth.cells(summary)) {
+      return [style.bold(Self.shorten(summary, toCells: room)) + " · " + position]
+    }
+    return [style.bold(Self.shorten(summary, toCells: width)), position]
+  }
+}
+
+extension BrowseScreen {
+  /// `summary` cut to `limit` cells by dropping whole ` · ` parts from the end (ending with
+  /// `…`), so a filter is never shown half-cut unless the first one alone is too long.
+  static func shorten(_ summary: String, toCells limit: Int) -> String {
+    if DisplayWidth.cells(summary) <= limit { return summary }
+    var parts = summary.components(separatedBy: " · ")
+    while parts.count > 1 {
+      parts.removeLast()
+      let candidate = parts.joined(separator: " · ") + " …"
+      if DisplayWidth.cells(candidate) <= limit { return candidate }
+    }
+    return DisplayWidth.truncate(summary, toCells: limit)
+  }
+
+  /// A readable summary of `query`'s filters: `search "dickens" · lang en,fr · sort popular`,
+  /// or `all books` when it has none. The page is left out (the header shows it).
+  public static func summary(of query: BookQuery) -> String {
+    var parts: [String] = []
+    if let search = query.search, !search.isEmpty { parts.append("search \"\(search)\"") }
+    if !query.languages.isEmpty { parts.append("lang \(query.languages.joined(separator: ","))") }
+    if let topic = query.topic, !topic.isEmpty { parts.append("topic \"\(topic)\"") }
+    switch (query.authorYearStart, query.authorYearEnd) {
+    case (nil, nil): break
+    case (let start?, nil): parts.append("authors from \(TextFormat.year(start))")
+    case (nil, let end?): parts.append("authors until \(TextFormat.year(end))")
+    case (let start?, let end?):
+      parts.append("authors \(TextFormat.year(start))–\(TextFormat.year(end))")
+    }
+    if !query.copyright.isEmpty {
+      let names = query.copyright.map { status in
+        switch status {
+        case .copyrighted: "copyrighted"
+        case .publicDomain: "public domain"
+        case .unknown: "unknown"
+        }
+      }
+      parts.append("copyright \(names.sorted().joined(separator: ","))")
+    }
+    if !query.ids.isEmpty {
+      parts.append("ids \(query.ids.map(String.init).joined(separator: ","))")
+    }
+    if let mimeType = query.mimeType, !mimeType.isEmpty { parts.append("format \(mimeType)") }
+    if parts.isEmpty { parts.append("all books") }
+    if query.sort != .popular || parts.count > 1 || parts[0] != "all books" {
+      parts.append("sort \(query.sort.rawValue)")
+    }
+    return Sanitizer.sanitize(parts.joined(separator: " · "))
+  }
+}

@@ -1,0 +1,109 @@
+import Gutendex
+
+/// Everything known about one book, one labelled field per line, long text wrapped.
+public struct DetailScreen: Sendable, Hashable {
+  /// The book shown.
+  public var book: Book
+  /// Whether the book is a favourite.
+  public var isFavorite: Bool
+  /// True when the book came from the embedded catalogue, which carries no summaries.
+  public var summaryNeedsNetwork: Bool
+  /// Where the book came from; a banner is shown when not live.
+  public var source: PageSource
+  /// A line of news for the user.
+  public var notice: String?
+  /// What went wrong, without the `error:` prefix.
+  public var error: String?
+  /// The keys shown at the bottom.
+  public var hints: [String]
+
+  /// The keys shown under a book.
+  public static let defaultHints = ["l links", "f fav", "b back", "? help", "q quit"]
+
+  /// A details screen.
+  public init(
+    book: Book, isFavorite: Bool = false, summaryNeedsNetwork: Bool = false,
+    source: PageSource = .live, notice: String? = nil, error: String? = nil,
+    hints: [String] = DetailScreen.defaultHints
+  ) {
+    self.book = book
+    self.isFavorite = isFavorite
+    self.summaryNeedsNetwork = summaryNeedsNetwork
+    self.source = source
+    self.notice = notice
+    self.error = error
+    self.hints = hints
+  }
+
+  /// The book's page on Project Gutenberg.
+  public var gutenbergURL: String { "https://www.gutenberg.org/ebooks/\(book.id)" }
+}
+
+extension DetailScreen: LineRendering {
+  /// The title, banner, labelled fields, summary, messages and keys.
+  public func lines(width: Int, style: Style) -> [String] {
+    let labelWidth = 14
+    func field(_ label: String, _ value: String) -> [String] {
+      ScreenParts.field(label, value, labelWidth: labelWidth, width: width, style: style)
+    }
+    func list(_ singular: String, _ plural: String, _ values: [String]) -> [String] {
+      ScreenParts.listField(
+        singular, plural, values, labelWidth: labelWidth, width: width, style: style)
+    }
+    func people(_ persons: [Person]) -> [String] {
+      persons.map { TextFormat.person(name: $0.name, birth: $0.birthYear, death: $0.deathYear) }
+    }
+
+    let title = Sanitizer.sanitize(book.title)
+    var lines = TextWrapper.wrap(title.isEmpty ? "(untitled)" : title, toCells: width)
+      .map(style.bold)
+    if let banner = source.banner {
+      lines += TextWrapper.wrap(banner, toCells: width).map(style.yellow)
+    }
+    lines +=
+      book.authors.isEmpty
+      ? field("Author", "unknown") : list("Author", "Authors", people(book.authors))
+    lines += list("Translator", "Translators", people(book.translators ?? []))
+    lines += list("Editor", "Editors", people(book.editors ?? []))
+    lines += field(
+      "Languages", book.languages.isEmpty ? "unknown" : book.languages.joined(separator: ", "))
+    lines += field("Copyright", Self.copyrightText(book.copyright))
+    lines += field("Media type", book.mediaType)
+    lines += field("Downloads", TextFormat.grouped(book.downloadCount))
+    lines += field("Formats", TextFormat.grouped(book.formats.count))
+    lines += field("Favourite", isFavorite ? "yes (*)" : "no")
+    lines += field("Id", String(book.id))
+    lines += ScreenParts.urlField(
+      "URL", gutenbergURL, labelWidth: labelWidth, width: width, style: style)
+    lines += list("Subject", "Subjects", book.subjects)
+    lines += list("Bookshelf", "Bookshelves", book.bookshelves)
+    lines += summaryLines(width: width, style: style)
+    lines += ScreenParts.messages(notice: notice, error: error, width: width, style: style)
+    lines += ScreenParts.hints(hints, width: width, style: style)
+    return lines
+  }
+
+  /// `public domain in the USA`, `copyrighted in the USA` or `unknown`.
+  static func copyrightText(_ copyright: Bool?) -> String {
+    switch copyright {
+    case true?: "copyrighted in the USA"
+    case false?: "public domain in the USA"
+    case nil: "unknown"
+    }
+  }
+
+  /// `Summary:` then each summary as an indented paragraph; or why there is none.
+  private func summaryLines(width: Int, style: Style) -> [String] {
+    let summaries = (book.summaries ?? []).map(Sanitizer.sanitize).filter { !$0.isEmpty }
+    if summaries.isEmpty {
+      let reason = summaryNeedsNetwork ? "needs the network (embedded catalogue has none)" : "none"
+      return ScreenParts.field("Summary", reason, labelWidth: 14, width: width, style: style)
+    }
+    var lines = [style.bold(summaries.count == 1 ? "Summary:" : "Summaries:")]
+    for (index, summary) in summaries.enumerated() {
+      if index > 0 { lines.append("") }
+      lines += TextWrapper.wrap(summary, toCells: width, firstPrefix: "  ", prefix: "  ")
+    }
+    return lines
+  }
+}

@@ -1,0 +1,93 @@
+import Foundation
+
+/// The saved favourites: how many, in what order, one row each with the date it was added and
+/// a mark when the server no longer has the book.
+public struct FavoritesScreen: Sendable, Hashable {
+  /// How the favourites are sorted.
+  public enum Order: String, Sendable, Hashable, CaseIterable {
+    /// Most recently added first.
+    case newest
+    case title
+    case author
+  }
+
+  /// One favourite.
+  public struct Row: Sendable, Hashable {
+    /// The book as a listing row.
+    public var book: BookRow
+    /// When the user added it.
+    public var addedAt: Date
+    /// True when the last refresh found the book gone from the server.
+    public var isMissingOnServer: Bool
+
+    /// A favourite row.
+    public init(book: BookRow, addedAt: Date, isMissingOnServer: Bool = false) {
+      self.book = book
+      self.addedAt = addedAt
+      self.isMissingOnServer = isMissingOnServer
+    }
+  }
+
+  /// The order of ``rows``.
+  public var order: Order
+  /// The favourites, in ``order``.
+  public var rows: [Row]
+  /// The time zone for the added dates (the user's own; fixed in tests).
+  public var timeZone: TimeZone
+  /// A line of news for the user.
+  public var notice: String?
+  /// What went wrong, without the `error:` prefix.
+  public var error: String?
+  /// The keys shown at the bottom.
+  public var hints: [String]
+
+  /// The keys shown under the favourites.
+  public static let defaultHints = [
+    "N details", "rm N", "export [FILE]", "sort newest|title|author", "b back", "? help",
+  ]
+
+  /// A favourites screen.
+  public init(
+    order: Order, rows: [Row], timeZone: TimeZone = .current, notice: String? = nil,
+    error: String? = nil, hints: [String] = FavoritesScreen.defaultHints
+  ) {
+    self.order = order
+    self.rows = rows
+    self.timeZone = timeZone
+    self.notice = notice
+    self.error = error
+    self.hints = hints
+  }
+}
+
+extension FavoritesScreen: LineRendering {
+  /// The header, rows (or how to add one), the `!` legend, messages and keys.
+  public func lines(width: Int, style: Style) -> [String] {
+    let orderText =
+      switch order {
+      case .newest: "newest first"
+      case .title: "by title"
+      case .author: "by author"
+      }
+    var lines = [
+      style.bold("Favourites") + " · " + TextFormat.plural(rows.count, "book") + " · " + orderText
+    ]
+    if rows.isEmpty {
+      lines += TextWrapper.wrap(
+        "No favourites yet. Type f N on a listing to add book N.", toCells: width)
+    } else {
+      let dates = ColumnLayout.Column(
+        cells: rows.map { TextFormat.date($0.addedAt, timeZone: timeZone) }, dropPriority: 15)
+      lines += BookTable.lines(
+        rows: rows.map(\.book), marks: rows.map { $0.isMissingOnServer ? "!" : " " },
+        extra: [dates], width: width, style: style)
+      if rows.contains(where: \.isMissingOnServer) {
+        lines += TextWrapper.wrap(
+          "! no longer on the server (kept as saved)", toCells: width)
+      }
+    }
+    lines += ScreenParts.messages(notice: notice, error: error, width: width, style: style)
+    lines += ScreenParts.hints(hints, width: width, style: style)
+    return lines
+  }
+}

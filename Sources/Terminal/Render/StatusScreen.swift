@@ -1,0 +1,174 @@
+import Foundation
+
+/// The state of the connection, cache and favourites, and the last few requests: what the user
+/// checks when something seems slow or stale.
+public struct StatusScreen: Sendable, Hashable {
+  /// Whether the server answered lately.
+  public enum Reachability: Sendable, Hashable {
+    /// Not checked yet.
+    case unknown
+    /// Answered; checked `checkedAgo` seconds ago.
+    case reachable(checkedAgo: TimeInterval)
+    /// Did not answer; checked `checkedAgo` seconds ago, with why.
+    case unreachable(checkedAgo: TimeInterval, reason: String?)
+  }
+
+  /// One recent request.
+  public struct Request: Sendable, Hashable {
+    /// How a request was answered.
+    public enum Outcome: Sendable, Hashable {
+      /// An HTTP status.
+      case status(Int)
+      /// No usable answer, with a short reason.
+      case failure(String)
+    }
+
+    /// Where the answer came from.
+    public enum Origin: String, Sendable, Hashable {
+      /// The server.
+      case network
+      /// The local page cache, without asking the server.
+      case cache
+      /// The cache or embedded catalogue, after the server failed.
+      case fallback
+    }
+
+    /// When it was sent.
+    public var startedAt: Date
+    /// What was asked, e.g. `/books/?page=2`.
+    public var target: String
+    /// The status, or why there was none.
+    public var outcome: Outcome
+    /// How long it took.
+    public var durationMilliseconds: Int
+    /// Where the answer came from.
+    public var origin: Origin
+
+    /// A request line.
+    public init(
+      startedAt: Date, target: String, outcome: Outcome, durationMilliseconds: Int,
+      origin: Origin
+    ) {
+      self.startedAt = startedAt
+      self.target = target
+      self.outcome = outcome
+      self.durationMilliseconds = durationMilliseconds
+      self.origin = origin
+    }
+  }
+
+  /// The Gutendex server in use.
+  public var serverURL: String
+  /// Whether it answered lately.
+  public var reachability: Reachability
+  /// Where the current page came from.
+  public var source: PageSource
+  /// How many favourites are saved.
+  public var favoriteCount: Int
+  /// Seconds since the favourites were last refreshed from the server; nil: never.
+  public var favoritesRefreshedAgo: TimeInterval?
+  /// How many pages the local cache holds.
+  public var cachedPageCount: Int
+  /// The size of the local cache.
+  public var cacheBytes: Int
+  /// Age in seconds of the oldest cached page; nil when the cache is empty.
+  public var oldestCachedAge: TimeInterval?
+  /// The last few requests, oldest first.
+  public var requests: [Request]
+  /// The time zone for request times (the user's own; fixed in tests).
+  public var timeZone: TimeZone
+  /// The keys shown at the bottom.
+  public var hints: [String]
+
+  /// The keys shown under the status.
+  public static let defaultHints = ["b back", "? help", "q quit"]
+
+  /// A status screen.
+  public init(
+    serverURL: String, reachability: Reachability, source: PageSource, favoriteCount: Int,
+    favoritesRefreshedAgo: TimeInterval?, cachedPageCount: Int, cacheBytes: Int,
+    oldestCachedAge: TimeInterval?, requests: [Request], timeZone: TimeZone = .current,
+    hints: [String] = StatusScreen.defaultHints
+  ) {
+    self.serverURL = serverURL
+    self.reachability = reachability
+    self.source = source
+    self.favoriteCount = favoriteCount
+    self.favoritesRefreshedAgo = favoritesRefreshedAgo
+    self.cachedPageCount = cachedPageCount
+    self.cacheBytes = cacheBytes
+    self.oldestCachedAge = oldestCachedAge
+    self.requests = requests
+    self.timeZone = timeZone
+    self.hints = hints
+  }
+}
+
+extension StatusScreen: LineRendering {
+  /// Labelled fields, then one aligned line per recent request.
+  public func lines(width: Int, style: Style) -> [String] {
+    let labelWidth = 13
+    func field(_ label: String, _ value: String) -> [String] {
+      ScreenParts.field(label, value, labelWidth: labelWidth, width: width, style: style)
+    }
+    var lines = [style.bold("Status")]
+    lines += ScreenParts.urlField(
+      "Server", serverURL, labelWidth: labelWidth, width: width, style: style)
+    lines += field("Reachable", reachabilityText)
+    lines += field("Source", source.summary)
+    var favorites = TextFormat.plural(favoriteCount, "book")
+    if let ago = favoritesRefreshedAgo {
+      favorites += " · refreshed \(TextFormat.age(ago))"
+    } else {
+      favorites += " · never refreshed"
+    }
+    lines += field("Favourites", favorites)
+    var cache = TextFormat.plural(cachedPageCount, "page") + " · " + TextFormat.bytes(cacheBytes)
+    if let oldest = oldestCachedAge { cache += " · oldest \(TextFormat.age(oldest))" }
+    lines += field("Cache", cache)
+    if requests.isEmpty {
+      lines.append(style.bold("Recent requests:") + " none yet")
+    } else {
+      lines.append(style.bold("Recent requests:"))
+      lines += requestLines(width: width, style: style)
+    }
+    lines += ScreenParts.hints(hints, width: width, style: style)
+    return lines
+  }
+
+  private var reachabilityText: String {
+    switch reachability {
+    case .unknown:
+      return "unknown (not checked yet)"
+    case .reachable(let ago):
+      return "yes (checked \(TextFormat.age(ago)))"
+    case .unreachable(let ago, let reason):
+      let why = reason.map(Sanitizer.sanitize).flatMap { $0.isEmpty ? nil : ": \($0)" } ?? ""
+      return "no (checked \(TextFormat.age(ago)))\(why)"
+    }
+  }
+
+  /// `  06:21:09  200  123 ms  network  /books/?page=2`, aligned.
+  private func requestLines(width: Int, style: Style) -> [String] {
+    let outcomes = requests.map { request in
+      switch request.outcome {
+      case .status(let code): "HTTP \(code)"
+      case .failure(let reason): "error: " + Sanitizer.sanitize(reason)
+      }
+    }
+    let columns = [
+      ColumnLayout.Column(
+        cells: requests.map { "  " + TextFormat.time($0.startedAt, timeZone: timeZone) }),
+      ColumnLayout.Column(
+        cells: outcomes, isFlexible: true, share: 1, minimum: 10),
+      ColumnLayout.Column(
+        cells: requests.map { TextFormat.grouped($0.durationMilliseconds) + " ms" },
+        alignment: .right, dropPriority: 20),
+      ColumnLayout.Column(cells: requests.map(\.origin.rawValue), dropPriority: 10),
+      ColumnLayout.Column(
+        cells: requests.map { Sanitizer.sanitize($0.target) }, isFlexible: true, share: 2,
+        minimum: 12, dropPriority: 30),
+    ]
+    return ColumnLayout(columns: columns).lines(width: width)
+  }
+}

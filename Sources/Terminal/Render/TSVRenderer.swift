@@ -1,0 +1,31 @@
+import Gutendex
+
+/// Listings for pipes and files: one book per line, tab-separated id, title, authors (joined
+/// with `; `), languages (comma-joined) and downloads; never cut, never coloured, sanitised,
+/// so `cut`, `awk` and spreadsheets can read it.
+public enum TSVRenderer {
+  /// The column names, for an optional first line.
+  public static let header = "id\ttitle\tauthors\tlanguages\tdownloads"
+
+  /// One line for `book` (without the line break).
+  public static func line(_ book: Book) -> String {
+    let fields = [
+      String(book.id),
+      field(book.title),
+      book.authors.map { field($0.name) }.filter { !$0.isEmpty }.joined(separator: "; "),
+      book.languages.map(field).filter { !$0.isEmpty }.joined(separator: ","),
+      String(book.downloadCount),
+    ]
+    return fields.joined(separator: "\t")
+  }
+
+  /// One line per book, with ``header`` first when asked.
+  public static func lines(_ books: [Book], header: Bool = false) -> [String] {
+    (header ? [Self.header] : []) + books.map(line)
+  }
+
+  /// A field's text: sanitised, so tabs and line breaks inside it are already single spaces.
+  static func field(_ text: String) -> String {
+    Sanitizer.sanitize(text)
+  }
+}
