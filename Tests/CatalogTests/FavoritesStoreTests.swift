@@ -103,7 +103,8 @@ import Testing
       try store.add(Book(id: 2, title: "émile"))
       try store.add(Book(id: 3, title: "Eagle"))
       try store.add(Book(id: 4, title: "frog"))
-      #expect(try store.favorites(order: .title).map(\.book.title) == ["Eagle", "émile", "frog", "Zebra"])
+      #expect(
+        try store.favorites(order: .title).map(\.book.title) == ["Eagle", "émile", "frog", "Zebra"])
     }
   }
 

@@ -39,7 +39,10 @@ import Testing
       // Oldest first; equal added_at ordered by id. Dates all have milliseconds, so they sort
       // as text.
       let listed = favorites.map { entry in
-        ((entry["added_at"] as? String) ?? "", ((entry["book"] as? [String: Any])?["id"] as? Int) ?? 0)
+        (
+          (entry["added_at"] as? String) ?? "",
+          ((entry["book"] as? [String: Any])?["id"] as? Int) ?? 0
+        )
       }
       let expected = listed.sorted { ($0.0, $0.1) < ($1.0, $1.1) }
       #expect(listed.map(\.1) == expected.map(\.1))
@@ -90,7 +93,8 @@ import Testing
       let store = try filledStore(in: directory)
       let document = try store.exportDocument(exportedAt: StoreFixtures.date(0))
       let copy = try FavoritesStore(databaseURL: directory.appendingPathComponent("copy.sqlite"))
-      #expect(try copy.importDocument(document, at: StoreFixtures.date(999)) == ImportSummary(added: 12))
+      #expect(
+        try copy.importDocument(document, at: StoreFixtures.date(999)) == ImportSummary(added: 12))
       let again = try copy.exportDocument(exportedAt: StoreFixtures.date(86_400))
       func withoutExportedAt(_ data: Data) -> [Substring] {
         String(decoding: data, as: UTF8.self).split(separator: "\n").filter {
@@ -111,7 +115,8 @@ import Testing
       let store = try FavoritesStore(databaseURL: directory.appendingPathComponent("f.sqlite"))
       let pageData = try StoreFixtures.data("en__page_87")
       let page = try BookPage.decode(from: pageData)
-      let summary = try store.importDocument(pageData, source: "en__page_87.json", at: StoreFixtures.date(7))
+      let summary = try store.importDocument(
+        pageData, source: "en__page_87.json", at: StoreFixtures.date(7))
       #expect(summary == ImportSummary(added: page.results.count))
       #expect(try store.count() == page.results.count)
       // The mirror's compact bytes are stored exactly as the server sent them.
@@ -122,7 +127,8 @@ import Testing
       }
 
       let japanese = try StoreFixtures.japanese()
-      let array = Data("[".utf8) + japanese.map(\.rawJSON).joined(separator: Data(",".utf8))
+      let array =
+        Data("[".utf8) + japanese.map(\.rawJSON).joined(separator: Data(",".utf8))
         + Data("]".utf8)
       #expect(try store.importDocument(array) == ImportSummary(added: japanese.count))
       #expect(try store.favoriteIDs(among: japanese.map(\.id)) == Set(japanese.map(\.id)))
@@ -242,7 +248,10 @@ import Testing
       try Data("old contents".utf8).write(to: file)
       try store.export(to: file, exportedAt: StoreFixtures.date(0))
       #expect(try Data(contentsOf: file) == store.exportDocument(exportedAt: StoreFixtures.date(0)))
-      #expect(try directoryListing(directory).filter { $0.contains("favorites.json") } == ["favorites.json"])
+      #expect(
+        try directoryListing(directory).filter { $0.contains("favorites.json") } == [
+          "favorites.json"
+        ])
     }
   }
 

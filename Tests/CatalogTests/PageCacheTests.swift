@@ -49,7 +49,8 @@ import Testing
     try withScratchDirectory { directory in
       let cache = try PageCache(
         databaseURL: directory.appendingPathComponent("pages.sqlite"), maxAge: 60)
-      try cache.store(StoreFixtures.page("ja__page_1"), for: query, fetchedAt: StoreFixtures.date(0))
+      try cache.store(
+        StoreFixtures.page("ja__page_1"), for: query, fetchedAt: StoreFixtures.date(0))
       #expect(try cache.page(for: query, now: StoreFixtures.date(59)) != nil)
       #expect(try cache.page(for: query, now: StoreFixtures.date(60)) != nil)
       #expect(try cache.page(for: query, now: StoreFixtures.date(61)) == nil)

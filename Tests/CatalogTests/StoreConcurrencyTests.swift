@@ -27,7 +27,7 @@ import Testing
   }
 
   @Test func twoPoolsTogglingConcurrentlyLoseNoUpdate() async throws {
-    try await withScratchDirectory { directory in
+    try await withAsyncScratchDirectory { directory in
       let url = directory.appendingPathComponent("favorites.sqlite")
       let first = try FavoritesStore(databaseURL: url)
       let second = try FavoritesStore(databaseURL: url)
@@ -82,7 +82,8 @@ import Testing
       let childLog = (try? String(contentsOf: logFile, encoding: .utf8)) ?? ""
       #expect(child.terminationStatus == 0, "child failed:\n\(childLog.suffix(3_000))")
       let childAdds = try #require(
-        Int(String(contentsOf: resultFile, encoding: .utf8)), "child log:\n\(childLog.suffix(3_000))")
+        Int(String(contentsOf: resultFile, encoding: .utf8)),
+        "child log:\n\(childLog.suffix(3_000))")
 
       #expect(parentAdds + childAdds == Self.rounds)
       #expect(try store.isFavorite(Self.sharedID) == false)

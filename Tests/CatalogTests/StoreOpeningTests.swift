@@ -15,7 +15,8 @@ import Testing
 @Suite struct StoreOpeningTests {
   /// Opens both kinds of store at `url`, expecting `expected` from each.
   func expectBothFail(at url: URL, with expected: StoreError) {
-    #expect(storeError { () throws(StoreError) in try FavoritesStore(databaseURL: url) } == expected)
+    #expect(
+      storeError { () throws(StoreError) in try FavoritesStore(databaseURL: url) } == expected)
     #expect(storeError { () throws(StoreError) in try PageCache(databaseURL: url) } == expected)
   }
 

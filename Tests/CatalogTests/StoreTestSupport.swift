@@ -53,7 +53,7 @@ func withScratchDirectory<T>(_ body: (URL) throws -> T) throws -> T {
 }
 
 /// The async variant of ``withScratchDirectory(_:)``.
-func withScratchDirectory<T>(_ body: (URL) async throws -> T) async throws -> T {
+func withAsyncScratchDirectory<T>(_ body: (URL) async throws -> T) async throws -> T {
   let url = FileManager.default.temporaryDirectory
     .appendingPathComponent("catalog-store-tests-\(UUID().uuidString)", isDirectory: true)
   try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
