@@ -36,6 +36,20 @@ import Testing
     }
   }
 
+  @Test func bookWithInvalidRawJSONIsStoredFromItsFields() throws {
+    try withScratchDirectory { directory in
+      let store = try FavoritesStore(databaseURL: directory.appendingPathComponent("f.sqlite"))
+      var book = Book(id: 77, title: "Made in code", authors: [Person(name: "Doe, Jane")])
+      book.rawJSON = Data("not json".utf8)
+      try store.add(book)
+      let stored = try #require(try store.favorite(id: 77)).book
+      #expect(stored.title == "Made in code")
+      #expect(stored.authors == [Person(name: "Doe, Jane")])
+      #expect(stored.rawJSON != book.rawJSON)
+      #expect(try store.exportDocument().count > 0)
+    }
+  }
+
   @Test func removeReportsWhetherItWasAFavorite() throws {
     try withScratchDirectory { directory in
       let store = try FavoritesStore(databaseURL: directory.appendingPathComponent("f.sqlite"))

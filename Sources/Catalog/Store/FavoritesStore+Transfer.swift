@@ -61,9 +61,16 @@ extension FavoritesStore {
   /// snapshot if it differs. Importing the same data twice changes nothing the second time.
   ///
   /// - Parameter source: names the data in errors (a file path, or "input").
-  public func importDocument(
-    _ data: Data, source: String = "input", at date: Date = Date()
-  ) throws(StoreError) -> ImportSummary {
+  public func importDocument(_ data: Data, source: String = "input") throws(StoreError)
+    -> ImportSummary
+  {
+    try importDocument(data, source: source, at: Date())
+  }
+
+  /// ``importDocument(_:source:)`` with the `added_at` given to books from pages and arrays.
+  public func importDocument(_ data: Data, source: String = "input", at date: Date)
+    throws(StoreError) -> ImportSummary
+  {
     let items = try FavoritesImport(data, source: source).items
     let now = StoreTimestamp.milliseconds(date)
     return try writing { db in

@@ -224,9 +224,11 @@ public final class FavoritesStore: Sendable {
       ])
   }
 
-  /// The bytes to store: the server's own, or the encoded book if it has none.
+  /// The bytes to store: the server's own, or the encoded book if it has none or they are not
+  /// a JSON object (a book made in code with bad `rawJSON`), so the file only holds valid JSON.
   static func snapshot(_ book: Book) throws -> Data {
-    book.rawJSON.isEmpty ? try JSONEncoder().encode(book) : book.rawJSON
+    if case .object? = try? StoreJSONParser.parse([UInt8](book.rawJSON)) { return book.rawJSON }
+    return try JSONEncoder().encode(book)
   }
 
   /// Lower-cased, accent-folded, trimmed text for `ORDER BY`.

@@ -7,6 +7,7 @@ public struct ImportSummary: Sendable, Hashable {
   /// Existing favourites whose snapshot was already the same.
   public var unchanged: Int
 
+  /// Makes a summary; all counts default to zero.
   public init(added: Int = 0, updated: Int = 0, unchanged: Int = 0) {
     self.added = added
     self.updated = updated

@@ -49,5 +49,6 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
 }
 
 extension StoreError: LocalizedError {
+  /// The same one line as ``description``.
   public var errorDescription: String? { description }
 }

@@ -7,6 +7,7 @@ public struct StoreLocation: Sendable, Hashable {
   /// Holds `pages.sqlite`; safe to delete at any time.
   public var cacheDirectory: URL
 
+  /// Uses exactly these directories (see ``standard(environment:)`` for the usual ones).
   public init(dataDirectory: URL, cacheDirectory: URL) {
     self.dataDirectory = dataDirectory
     self.cacheDirectory = cacheDirectory
