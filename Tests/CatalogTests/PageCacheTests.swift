@@ -123,6 +123,18 @@ import Testing
     }
   }
 
+  @Test func unboundedMaxAgeKeepsEverything() throws {
+    try withScratchDirectory { directory in
+      let cache = try PageCache(
+        databaseURL: directory.appendingPathComponent("pages.sqlite"), maxAge: .infinity)
+      try cache.store(StoreFixtures.page("ja__page_1"), for: query, fetchedAt: .distantPast)
+      try cache.store(
+        StoreFixtures.page("ja__page_1"), for: query.atPage(2), fetchedAt: .distantFuture)
+      #expect(try cache.info().entries == 2)
+      #expect(try cache.page(for: query, now: .distantFuture)?.fetchedAt == .distantPast)
+    }
+  }
+
   @Test func bodyIsAGutendexPage() throws {
     let english = try StoreFixtures.page("en__page_87")
     let body = try PageCache.body(of: english, path: "test")

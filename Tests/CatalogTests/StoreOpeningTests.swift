@@ -89,6 +89,21 @@ import Testing
     }
   }
 
+  /// While the first store keeps its connection open, its tables may exist only in the WAL, so
+  /// the file's header still looks empty; the kind check must not rely on the header alone.
+  @Test func kindIsCheckedEvenBeforeTheWALIsCheckpointed() throws {
+    try withScratchDirectory { directory in
+      let url = directory.appendingPathComponent("favorites.sqlite")
+      #expect(FileManager.default.createFile(atPath: url.path, contents: Data()))
+      let store = try FavoritesStore(databaseURL: url)
+      try store.add(Book(id: 8, title: "Eight"))
+      #expect(
+        storeError { () throws(StoreError) in try PageCache(databaseURL: url) }
+          == .corrupt(path: url.path))
+      #expect(try store.isFavorite(8))
+    }
+  }
+
   @Test func directoryAtTheFilePathIsNotAFile() throws {
     try withScratchDirectory { directory in
       let url = directory.appendingPathComponent("favorites.sqlite")

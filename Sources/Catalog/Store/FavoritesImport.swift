@@ -44,12 +44,12 @@ struct FavoritesImport {
       guard let version = root["version"] else {
         throw invalid("version", "missing (this program reads version \(Self.version))")
       }
-      guard case .number(let text) = version, let number = Int(text) else {
+      guard case .number(let text) = version else {
         throw invalid("version", "expected a number, found \(version.kind)")
       }
-      guard number == Self.version else {
+      guard Int(text) == Self.version else {
         throw invalid(
-          "version", "unsupported version \(number) (this program reads version \(Self.version))")
+          "version", "unsupported version \(text) (this program reads version \(Self.version))")
       }
       guard case .array(let entries) = root["favorites"] ?? .null else {
         throw invalid("favorites", "expected an array of favourites")

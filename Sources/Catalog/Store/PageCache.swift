@@ -30,7 +30,7 @@ public final class PageCache: Sendable {
   ) throws(StoreError) {
     self.databaseURL = databaseURL.standardizedFileURL
     self.maxEntries = max(0, maxEntries)
-    self.maxAge = max(0, maxAge)
+    self.maxAge = maxAge.isNaN ? 0 : max(0, maxAge)
     pool = try StoreDatabase.openPool(self.databaseURL, schema: Self.schema)
   }
 
@@ -40,7 +40,7 @@ public final class PageCache: Sendable {
   {
     let body = try Self.body(of: page, path: databaseURL.path)
     let fetched = StoreTimestamp.milliseconds(fetchedAt)
-    let oldestKept = fetched - Int64((maxAge * 1000).rounded())
+    let oldestKept = fetched - StoreTimestamp.milliseconds(seconds: maxAge)
     let maxEntries = maxEntries
     try writing { db in
       try db.execute(
@@ -59,7 +59,8 @@ public final class PageCache: Sendable {
   /// The cached answer to `query` (at `query.page`); nil if absent, older than `maxAge` at
   /// `now`, or no longer decodable.
   public func page(for query: BookQuery, now: Date = Date()) throws(StoreError) -> CachedPage? {
-    let oldestValid = StoreTimestamp.milliseconds(now) - Int64((maxAge * 1000).rounded())
+    let oldestValid =
+      StoreTimestamp.milliseconds(now) - StoreTimestamp.milliseconds(seconds: maxAge)
     let row = try reading { db in
       try Row.fetchOne(
         db, sql: "SELECT fetched_at, body FROM page WHERE key = ?", arguments: [Self.key(query)])

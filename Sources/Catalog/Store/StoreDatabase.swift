@@ -48,6 +48,15 @@ enum StoreDatabase {
     try checkExisting(path, schema: schema)
     do {
       let pool = try DatabasePool(path: path, configuration: configuration(schema))
+      // The header check above can be stale while another connection's first transaction is
+      // still only in the WAL; SQLite itself sees the current application id and tables.
+      let foreign = try pool.read { db in
+        let id = try Int64.fetchOne(db, sql: "PRAGMA application_id") ?? 0
+        if UInt32(truncatingIfNeeded: id) == schema.applicationID { return false }
+        if id != 0 { return true }
+        return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master") != 0
+      }
+      if foreign { throw StoreError.corrupt(path: path) }
       try schema.migrator().migrate(pool)
       return pool
     } catch {

@@ -11,9 +11,18 @@ import Foundation
 /// Dates as the store keeps them: whole milliseconds since 1970 UTC, so values round-trip exactly
 /// through SQLite and the export format, and ISO-8601 text for export.
 enum StoreTimestamp {
-  /// The date rounded to the millisecond.
+  /// The date rounded to the millisecond (clamped to about ±285,000 years).
   static func milliseconds(_ date: Date) -> Int64 {
-    Int64((date.timeIntervalSince1970 * 1000).rounded())
+    milliseconds(seconds: date.timeIntervalSince1970)
+  }
+
+  /// A duration or time in seconds as whole milliseconds, clamped so that it never traps (an
+  /// infinite `maxAge`, say) and sums of two values cannot overflow.
+  static func milliseconds(seconds: Double) -> Int64 {
+    let limit = 9e15
+    let value = (seconds * 1000).rounded()
+    if value.isNaN { return 0 }
+    return Int64(max(-limit, min(limit, value)))
   }
 
   static func date(milliseconds: Int64) -> Date {
