@@ -60,7 +60,8 @@ import Testing
       child.arguments = [
         "--testing-library", "swift-testing", "--filter", "storeChildProcessWriter",
       ]
-      var environment = ProcessInfo.processInfo.environment
+      // Leave out the test library's own settings (event streams etc.) meant for this process.
+      var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("SWT_") }
       environment["GUTENBERG_STORE_CHILD_DB"] = url.path
       environment["GUTENBERG_STORE_CHILD_RESULT"] = resultFile.path
       child.environment = environment
@@ -77,6 +78,13 @@ import Testing
       }
 
       let parentAdds = try Self.toggleWorker(store, ids: 1...5)
+      // Only a guard against a hung child (10 minutes), not a speed requirement.
+      let deadline = Date().addingTimeInterval(600)
+      while child.isRunning && Date() < deadline { usleep(10_000) }
+      if child.isRunning {
+        child.terminate()
+        Issue.record("the child process did not finish within 10 minutes")
+      }
       child.waitUntilExit()
       try log.close()
       let childLog = (try? String(contentsOf: logFile, encoding: .utf8)) ?? ""
