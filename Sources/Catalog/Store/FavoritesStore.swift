@@ -1,0 +1,239 @@
+import Foundation
+import GRDB
+import Gutendex
+
+/// The user's favourite books in a SQLite file (WAL mode, safe for several processes at once).
+///
+/// Every method is synchronous and thread-safe, and every write is one transaction committed
+/// (with `synchronous = FULL`) before the method returns. Dates are kept to the millisecond.
+public final class FavoritesStore: Sendable {
+  /// The SQLite file.
+  public let databaseURL: URL
+  let pool: DatabasePool
+
+  /// Opens (creating with mode 0700 directories as needed) `<data>/favorites.sqlite`.
+  public convenience init(location: StoreLocation) throws(StoreError) {
+    try StoreDatabase.createDirectory(location.dataDirectory)
+    try self.init(databaseURL: location.favoritesDatabase)
+  }
+
+  /// Opens (creating and migrating as needed) the favourites database at `databaseURL`.
+  public init(databaseURL: URL) throws(StoreError) {
+    self.databaseURL = databaseURL.standardizedFileURL
+    pool = try StoreDatabase.openPool(self.databaseURL, schema: Self.schema)
+  }
+
+  /// Adds `book`; returns true if it was not a favourite. An existing favourite keeps its
+  /// `addedAt` and gets this snapshot of the book.
+  @discardableResult
+  public func add(_ book: Book, at date: Date = Date()) throws(StoreError) -> Bool {
+    try add([book], at: date) == 1
+  }
+
+  /// Adds many books in one transaction; returns how many were not favourites before.
+  @discardableResult
+  public func add(_ books: [Book], at date: Date = Date()) throws(StoreError) -> Int {
+    let addedAt = StoreTimestamp.milliseconds(date)
+    return try writing { db in
+      var added = 0
+      for book in books {
+        if try Self.exists(book.id, db) {
+          try Self.updateSnapshot(book, db)
+        } else {
+          try Self.insert(book, addedAt: addedAt, db)
+          added += 1
+        }
+      }
+      return added
+    }
+  }
+
+  /// Removes the favourite; returns true if it was one.
+  @discardableResult
+  public func remove(id: Int) throws(StoreError) -> Bool {
+    try writing { db in
+      try db.execute(sql: "DELETE FROM favorite WHERE id = ?", arguments: [id])
+      return db.changesCount > 0
+    }
+  }
+
+  /// Atomically flips; committed (durable) before it returns. Returns true if it is now a
+  /// favourite.
+  public func toggle(_ book: Book, at date: Date = Date()) throws(StoreError) -> Bool {
+    let addedAt = StoreTimestamp.milliseconds(date)
+    // Read and write in one IMMEDIATE transaction, so a concurrent toggle from another
+    // connection or process waits and then sees this one's result.
+    return try writing { db in
+      if try Self.exists(book.id, db) {
+        try db.execute(sql: "DELETE FROM favorite WHERE id = ?", arguments: [book.id])
+        return false
+      }
+      try Self.insert(book, addedAt: addedAt, db)
+      return true
+    }
+  }
+
+  /// The subset of `ids` that are favourites.
+  public func favoriteIDs(among ids: [Int]) throws(StoreError) -> Set<Int> {
+    let unique = Array(Set(ids))
+    return try reading { db in
+      var result = Set<Int>()
+      // Stay well under SQLite's limit on bound parameters.
+      for start in stride(from: 0, to: unique.count, by: 500) {
+        let chunk = Array(unique[start..<min(start + 500, unique.count)])
+        let marks = Array(repeating: "?", count: chunk.count).joined(separator: ",")
+        result.formUnion(
+          try Int.fetchSet(
+            db, sql: "SELECT id FROM favorite WHERE id IN (\(marks))",
+            arguments: StatementArguments(chunk)))
+      }
+      return result
+    }
+  }
+
+  /// True if the book is a favourite.
+  public func isFavorite(_ id: Int) throws(StoreError) -> Bool {
+    try reading { db in try Self.exists(id, db) }
+  }
+
+  /// The favourite with this id, if it is one.
+  public func favorite(id: Int) throws(StoreError) -> Favorite? {
+    let path = databaseURL.path
+    return try reading { db in
+      try Row.fetchOne(
+        db, sql: "SELECT \(Self.columns) FROM favorite WHERE id = ?", arguments: [id]
+      ).map { row throws(StoreError) in try Self.favorite(from: row, path: path) }
+    }
+  }
+
+  /// Favourites in `order`, optionally one window of them (`limit` nil means all).
+  public func favorites(
+    order: FavoriteOrder = .newest, limit: Int? = nil, offset: Int = 0
+  ) throws(StoreError) -> [Favorite] {
+    let orderBy =
+      switch order {
+      case .newest: "added_at DESC, id DESC"
+      case .title: "title_key = '', title_key, id"
+      case .author: "author_key = '', author_key, title_key, id"
+      }
+    let path = databaseURL.path
+    return try reading { db in
+      let rows = try Row.fetchAll(
+        db,
+        sql: "SELECT \(Self.columns) FROM favorite ORDER BY \(orderBy) LIMIT ? OFFSET ?",
+        arguments: [limit.map { max(0, $0) } ?? -1, max(0, offset)])
+      return try rows.map { row throws(StoreError) in try Self.favorite(from: row, path: path) }
+    }
+  }
+
+  /// How many favourites there are.
+  public func count() throws(StoreError) -> Int {
+    try reading { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM favorite") ?? 0 }
+  }
+
+  /// After a refresh: update snapshots of `books` (refreshed_at = date, missing = false) and
+  /// mark `missingIDs` missing (kept, not dropped).
+  ///
+  /// Books that are not favourites are ignored; an id both returned and listed missing counts as
+  /// returned. The refresh time is recorded for ``lastRefreshed()`` even when nothing changed.
+  public func applyRefresh(books: [Book], missingIDs: [Int], at date: Date) throws(StoreError) {
+    let refreshedAt = StoreTimestamp.milliseconds(date)
+    try writing { db in
+      for id in missingIDs {
+        try db.execute(
+          sql: "UPDATE favorite SET missing_on_server = 1 WHERE id = ?", arguments: [id])
+      }
+      for book in books {
+        try Self.updateSnapshot(book, db)
+        try db.execute(
+          sql: "UPDATE favorite SET refreshed_at = ?, missing_on_server = 0 WHERE id = ?",
+          arguments: [refreshedAt, book.id])
+      }
+      try db.execute(
+        sql: "INSERT OR REPLACE INTO store_meta (key, value) VALUES ('last_refresh', ?)",
+        arguments: [refreshedAt])
+    }
+  }
+
+  /// When ``applyRefresh(books:missingIDs:at:)`` last ran; nil if never.
+  public func lastRefreshed() throws(StoreError) -> Date? {
+    try reading { db in
+      try Int64.fetchOne(db, sql: "SELECT value FROM store_meta WHERE key = 'last_refresh'")
+        .map(StoreTimestamp.date(milliseconds:))
+    }
+  }
+
+  // MARK: - Helpers shared with import and export
+
+  func reading<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
+    do {
+      return try pool.read(body)
+    } catch {
+      throw StoreDatabase.mapError(error, path: databaseURL.path)
+    }
+  }
+
+  @discardableResult
+  func writing<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
+    do {
+      return try pool.write(body)
+    } catch {
+      throw StoreDatabase.mapError(error, path: databaseURL.path)
+    }
+  }
+
+  static let columns = "id, added_at, refreshed_at, missing_on_server, raw_json"
+
+  static func favorite(from row: Row, path: String) throws(StoreError) -> Favorite {
+    let id: Int = row["id"]
+    let book: Book
+    do {
+      book = try Book.decode(from: row["raw_json"])
+    } catch {
+      throw .io(path: path, reason: "favourite \(id) has an unreadable snapshot: \(error)")
+    }
+    let refreshedAt: Int64? = row["refreshed_at"]
+    return Favorite(
+      book: book, addedAt: StoreTimestamp.date(milliseconds: row["added_at"]),
+      refreshedAt: refreshedAt.map(StoreTimestamp.date(milliseconds:)),
+      missingOnServer: row["missing_on_server"])
+  }
+
+  static func exists(_ id: Int, _ db: Database) throws -> Bool {
+    try Bool.fetchOne(db, sql: "SELECT 1 FROM favorite WHERE id = ?", arguments: [id]) != nil
+  }
+
+  static func insert(_ book: Book, addedAt: Int64, _ db: Database) throws {
+    try db.execute(
+      sql: """
+        INSERT INTO favorite (id, added_at, refreshed_at, missing_on_server, title_key,
+          author_key, raw_json)
+        VALUES (?, ?, NULL, 0, ?, ?, ?)
+        """,
+      arguments: [
+        book.id, addedAt, sortKey(book.title), sortKey(book.authors.first?.name ?? ""),
+        snapshot(book),
+      ])
+  }
+
+  static func updateSnapshot(_ book: Book, _ db: Database) throws {
+    try db.execute(
+      sql: "UPDATE favorite SET title_key = ?, author_key = ?, raw_json = ? WHERE id = ?",
+      arguments: [
+        sortKey(book.title), sortKey(book.authors.first?.name ?? ""), snapshot(book), book.id,
+      ])
+  }
+
+  /// The bytes to store: the server's own, or the encoded book if it has none or they are not
+  /// a JSON object (a book made in code with bad `rawJSON`), so the file only holds valid JSON.
+  static func snapshot(_ book: Book) throws -> Data {
+    if case .object? = try? StoreJSONParser.parse([UInt8](book.rawJSON)) { return book.rawJSON }
+    return try JSONEncoder().encode(book)
+  }
+
+  /// Lower-cased, accent-folded, trimmed text for `ORDER BY`.
+  static func sortKey(_ text: String) -> String {
+    text.trimmingCharacters(in: .whitespacesAndNewlines)
+      .folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil).lowercased()
+  }
+}

@@ -1,0 +1,147 @@
+import Foundation
+import GRDB
+import Gutendex
+
+/// Pages of `/books/` results kept in a SQLite file, so a query can be answered offline.
+///
+/// Entries are keyed by ``BookQuery/cacheKey`` and page number. Retention is enforced on
+/// every write: entries older than `maxAge` (relative to the new entry's fetch time) go first,
+/// then the oldest beyond `maxEntries`. Reads never write, and a stale entry reads as absent.
+public final class PageCache: Sendable {
+  /// The SQLite file.
+  public let databaseURL: URL
+  /// The most entries kept after a write.
+  public let maxEntries: Int
+  /// Entries older than this are neither returned nor kept.
+  public let maxAge: TimeInterval
+  let pool: DatabasePool
+
+  /// Opens (creating with mode 0700 directories as needed) `<cache>/pages.sqlite`.
+  public convenience init(
+    location: StoreLocation, maxEntries: Int = 1000, maxAge: TimeInterval = 30 * 86_400
+  ) throws(StoreError) {
+    try StoreDatabase.createDirectory(location.cacheDirectory)
+    try self.init(databaseURL: location.cacheDatabase, maxEntries: maxEntries, maxAge: maxAge)
+  }
+
+  /// Opens (creating and migrating as needed) the cache database at `databaseURL`.
+  public init(
+    databaseURL: URL, maxEntries: Int = 1000, maxAge: TimeInterval = 30 * 86_400
+  ) throws(StoreError) {
+    self.databaseURL = databaseURL.standardizedFileURL
+    self.maxEntries = max(0, maxEntries)
+    self.maxAge = maxAge.isNaN ? 0 : max(0, maxAge)
+    pool = try StoreDatabase.openPool(self.databaseURL, schema: Self.schema)
+  }
+
+  /// Stores `page` as the answer to `query` (at `query.page`), replacing any older copy.
+  public func store(_ page: BookPage, for query: BookQuery, fetchedAt: Date = Date())
+    throws(StoreError)
+  {
+    let body = try Self.body(of: page, path: databaseURL.path)
+    let fetched = StoreTimestamp.milliseconds(fetchedAt)
+    let oldestKept = fetched - StoreTimestamp.milliseconds(seconds: maxAge)
+    let maxEntries = maxEntries
+    try writing { db in
+      try db.execute(
+        sql: "INSERT OR REPLACE INTO page (key, fetched_at, body, size) VALUES (?, ?, ?, ?)",
+        arguments: [Self.key(query), fetched, body, body.count])
+      try db.execute(sql: "DELETE FROM page WHERE fetched_at < ?", arguments: [oldestKept])
+      try db.execute(
+        sql: """
+          DELETE FROM page WHERE key IN (
+            SELECT key FROM page ORDER BY fetched_at DESC, key DESC LIMIT -1 OFFSET ?)
+          """,
+        arguments: [maxEntries])
+    }
+  }
+
+  /// The cached answer to `query` (at `query.page`); nil if absent, older than `maxAge` at
+  /// `now`, or no longer decodable.
+  public func page(for query: BookQuery, now: Date = Date()) throws(StoreError) -> CachedPage? {
+    let oldestValid =
+      StoreTimestamp.milliseconds(now) - StoreTimestamp.milliseconds(seconds: maxAge)
+    let row = try reading { db in
+      try Row.fetchOne(
+        db, sql: "SELECT fetched_at, body FROM page WHERE key = ?", arguments: [Self.key(query)])
+    }
+    guard let row else { return nil }
+    let fetched: Int64 = row["fetched_at"]
+    guard fetched >= oldestValid else { return nil }
+    do {
+      let page = try BookPage.decode(from: row["body"])
+      return CachedPage(page: page, fetchedAt: StoreTimestamp.date(milliseconds: fetched))
+    } catch {
+      // A cache entry is disposable: one that does not decode is as good as absent, and the
+      // caller will fetch and store the page again.
+      return nil
+    }
+  }
+
+  /// How many entries, how many body bytes, and the oldest and newest fetch times.
+  public func info() throws(StoreError) -> CacheInfo {
+    let row = try reading { db in
+      try Row.fetchOne(
+        db,
+        sql: """
+          SELECT COUNT(*) AS entries, COALESCE(SUM(size), 0) AS bytes,
+            MIN(fetched_at) AS oldest, MAX(fetched_at) AS newest FROM page
+          """)
+    }
+    let oldest: Int64? = row?["oldest"]
+    let newest: Int64? = row?["newest"]
+    return CacheInfo(
+      entries: row?["entries"] ?? 0, bytes: row?["bytes"] ?? 0,
+      oldest: oldest.map(StoreTimestamp.date(milliseconds:)),
+      newest: newest.map(StoreTimestamp.date(milliseconds:)), path: databaseURL)
+  }
+
+  /// Removes every entry.
+  public func clear() throws(StoreError) {
+    try writing { db in try db.execute(sql: "DELETE FROM page") }
+  }
+
+  static func key(_ query: BookQuery) -> String {
+    "\(query.cacheKey)#\(query.page)"
+  }
+
+  /// `{"count":…,"next":…,"previous":…,"results":[…]}` with each book's raw server bytes, which
+  /// is what ``BookPage/decode(from:)`` reads back.
+  static func body(of page: BookPage, path: String) throws(StoreError) -> Data {
+    var out = Array("{\"count\":\(page.count),\"next\":".utf8)
+    func optional(_ text: String?) {
+      if let text { StoreJSON.writeString(text, to: &out) } else { out += Array("null".utf8) }
+    }
+    optional(page.next)
+    out += Array(",\"previous\":".utf8)
+    optional(page.previous)
+    out += Array(",\"results\":[".utf8)
+    for (index, book) in page.results.enumerated() {
+      if index > 0 { out.append(UInt8(ascii: ",")) }
+      do {
+        out += try FavoritesStore.snapshot(book)
+      } catch {
+        throw .io(path: path, reason: "cannot encode book \(book.id): \(error)")
+      }
+    }
+    out += Array("]}".utf8)
+    return Data(out)
+  }
+
+  func reading<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
+    do {
+      return try pool.read(body)
+    } catch {
+      throw StoreDatabase.mapError(error, path: databaseURL.path)
+    }
+  }
+
+  @discardableResult
+  func writing<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
+    do {
+      return try pool.write(body)
+    } catch {
+      throw StoreDatabase.mapError(error, path: databaseURL.path)
+    }
+  }
+}

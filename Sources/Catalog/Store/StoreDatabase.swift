@@ -1,0 +1,212 @@
+import Foundation
+import GRDB
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Opens the store's SQLite files without ever damaging what is already there.
+///
+/// Before SQLite touches a file, its header is checked, so a file that is not SQLite, or is
+/// another program's database, is refused and left byte-for-byte untouched (opening a
+/// `DatabasePool` would otherwise switch it to WAL mode, which writes to it). A new database is
+/// built and migrated under a temporary name and then linked into place, so the final path never
+/// holds a half-initialised file, even when two processes create it at the same moment.
+enum StoreDatabase {
+  /// What distinguishes one kind of store file from another.
+  struct Schema: Sendable {
+    /// Written to the SQLite header (`PRAGMA application_id`) by the first migration.
+    var applicationID: UInt32
+    /// For labels: `favorites`, `pages`.
+    var name: String
+    /// `PRAGMA synchronous = FULL`: a commit survives power loss, not only a crash.
+    var durable: Bool
+    /// Builds the schema's migrator (a function, as `DatabaseMigrator` is a value with
+    /// closures that need not be shared).
+    var migrator: @Sendable () -> DatabaseMigrator
+  }
+
+  /// How long a writer waits for another connection or process to finish its transaction.
+  static let busyTimeout: TimeInterval = 30
+
+  /// Opens (creating and migrating as needed) the database at `url`.
+  static func openPool(_ url: URL, schema: Schema) throws(StoreError) -> DatabasePool {
+    let url = url.standardizedFileURL
+    let path = url.path
+    let directory = url.deletingLastPathComponent()
+    try createDirectory(directory)
+    if !exists(path) {
+      guard access(directory.path, W_OK) == 0 else {
+        throw .notWritable(path: directory.path)
+      }
+      try createFresh(at: url, schema: schema)
+    }
+    try checkExisting(path, schema: schema)
+    do {
+      let pool = try DatabasePool(path: path, configuration: configuration(schema))
+      // The header check above can be stale while another connection's first transaction is
+      // still only in the WAL; SQLite itself sees the current application id and tables.
+      let foreign = try pool.read { db in
+        let id = try Int64.fetchOne(db, sql: "PRAGMA application_id") ?? 0
+        if UInt32(truncatingIfNeeded: id) == schema.applicationID { return false }
+        if id != 0 { return true }
+        return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master") != 0
+      }
+      if foreign { throw StoreError.corrupt(path: path) }
+      try schema.migrator().migrate(pool)
+      return pool
+    } catch {
+      throw mapError(error, path: path)
+    }
+  }
+
+  /// Creates `directory` and any missing parents with mode 0700 (the user's data is private).
+  static func createDirectory(_ directory: URL) throws(StoreError) {
+    let path = directory.standardizedFileURL.path
+    if isDirectory(path) { return }
+    var prefix = ""
+    for component in path.split(separator: "/", omittingEmptySubsequences: true) {
+      prefix += "/" + component
+      if isDirectory(prefix) { continue }
+      if mkdir(prefix, 0o700) == 0 { continue }
+      let code = errno
+      switch code {
+      case EEXIST:
+        // Created meanwhile by someone else: fine if it is a directory.
+        if isDirectory(prefix) { continue }
+        throw .notWritable(path: prefix)
+      case EACCES, EPERM, EROFS, ENOTDIR:
+        // The parent is what cannot be written to (or is not a directory).
+        throw .notWritable(path: (prefix as NSString).deletingLastPathComponent)
+      default:
+        throw .io(path: prefix, reason: "cannot create directory: \(systemMessage(code))")
+      }
+    }
+  }
+
+  /// Maps GRDB and system errors to ``StoreError`` for the file at `path`.
+  static func mapError(_ error: any Error, path: String) -> StoreError {
+    switch error {
+    case let error as StoreError:
+      return error
+    case let error as DatabaseError:
+      switch error.resultCode {
+      case .SQLITE_NOTADB, .SQLITE_CORRUPT:
+        return .corrupt(path: path)
+      case .SQLITE_READONLY, .SQLITE_PERM:
+        return .notWritable(path: path)
+      default:
+        let message = error.message ?? "no message"
+        return .io(path: path, reason: "SQLite error \(error.resultCode.rawValue): \(message)")
+      }
+    default:
+      return .io(path: path, reason: String(describing: error))
+    }
+  }
+
+  static func systemMessage(_ code: Int32) -> String {
+    String(cString: strerror(code))
+  }
+
+  private static func configuration(_ schema: Schema) -> Configuration {
+    var configuration = Configuration()
+    configuration.label = "gutenberg.\(schema.name)"
+    // Another connection or process may hold the write lock; wait for it rather than fail.
+    configuration.busyMode = .timeout(busyTimeout)
+    let durable = schema.durable
+    configuration.prepareDatabase { db in
+      if durable { try db.execute(sql: "PRAGMA synchronous = FULL") }
+    }
+    return configuration
+  }
+
+  /// Builds and migrates the database under a temporary name, then links it into place.
+  private static func createFresh(at url: URL, schema: Schema) throws(StoreError) {
+    let path = url.path
+    let temporary =
+      url.deletingLastPathComponent()
+      .appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).creating").path
+    defer {
+      for suffix in ["", "-wal", "-shm", "-journal"] { unlink(temporary + suffix) }
+    }
+    do {
+      var configuration = configuration(schema)
+      configuration.journalMode = .wal
+      let queue = try DatabaseQueue(path: temporary, configuration: configuration)
+      try schema.migrator().migrate(queue)
+      // Closing checkpoints the WAL, so the single file is complete on its own.
+      try queue.close()
+    } catch {
+      throw mapError(error, path: path)
+    }
+    // link(2) never replaces: if another process got there first, its database is used.
+    if link(temporary, path) == 0 { return }
+    let code = errno
+    switch code {
+    case EEXIST:
+      return
+    case EPERM, EOPNOTSUPP, EXDEV, EMLINK:
+      // No hard links on this file system: rename, accepting a tiny race with other creators.
+      if !exists(path), rename(temporary, path) != 0 {
+        throw .io(path: path, reason: "cannot create: \(systemMessage(errno))")
+      }
+    case EACCES, EROFS:
+      throw .notWritable(path: path)
+    default:
+      throw .io(path: path, reason: "cannot create: \(systemMessage(code))")
+    }
+  }
+
+  /// Refuses anything at `path` that SQLite should not open: a directory, a special file, a
+  /// file that is not SQLite, another program's database, or a file we cannot write.
+  private static func checkExisting(_ path: String, schema: Schema) throws(StoreError) {
+    var info = stat()
+    guard stat(path, &info) == 0 else {
+      throw .io(path: path, reason: "cannot inspect: \(systemMessage(errno))")
+    }
+    guard info.st_mode & S_IFMT == S_IFREG else { throw .notAFile(path: path) }
+    let header: Data
+    do {
+      let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
+      defer { try? handle.close() }
+      header = try handle.read(upToCount: 100) ?? Data()
+    } catch {
+      if access(path, R_OK) != 0 { throw .notWritable(path: path) }
+      throw .io(path: path, reason: "cannot read: \(error.localizedDescription)")
+    }
+    if !header.isEmpty {
+      let header = [UInt8](header)
+      guard header.count == 100, header.starts(with: Array("SQLite format 3\0".utf8)) else {
+        throw .corrupt(path: path)
+      }
+      let applicationID = bigEndian(header[68..<72])
+      let pageCount = bigEndian(header[28..<32])
+      // Our first migration sets the application id in the same transaction as the first
+      // table, so an id of 0 with tables means someone else's database.
+      guard applicationID == schema.applicationID || (applicationID == 0 && pageCount <= 1)
+      else { throw .corrupt(path: path) }
+    }
+    guard access(path, W_OK) == 0 else { throw .notWritable(path: path) }
+    let directory = (path as NSString).deletingLastPathComponent
+    // WAL mode needs to create `-wal` and `-shm` files beside the database.
+    guard access(directory, W_OK) == 0 else { throw .notWritable(path: directory) }
+  }
+
+  private static func bigEndian(_ bytes: ArraySlice<UInt8>) -> UInt32 {
+    bytes.reduce(0) { $0 << 8 | UInt32($1) }
+  }
+
+  private static func exists(_ path: String) -> Bool {
+    var info = stat()
+    return lstat(path, &info) == 0
+  }
+
+  private static func isDirectory(_ path: String) -> Bool {
+    var info = stat()
+    return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
+  }
+}

@@ -1,0 +1,56 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Writes a file all-or-nothing: a temporary file in the same directory, fsync, then rename.
+enum StoreFileWriter {
+  /// Replaces `url` with `data`; on failure throws ``StoreError/exportFailed(path:reason:)``
+  /// and leaves neither a partial file nor the temporary file behind.
+  static func writeAtomically(_ data: Data, to url: URL) throws(StoreError) {
+    let path = url.standardizedFileURL.path
+    let directory = (path as NSString).deletingLastPathComponent
+    let name = (path as NSString).lastPathComponent
+    func failure(_ what: String, _ code: Int32) -> StoreError {
+      .exportFailed(path: path, reason: "\(what): \(StoreDatabase.systemMessage(code))")
+    }
+    let temporary = "\(directory)/.\(name).\(UUID().uuidString).tmp"
+    let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
+    guard descriptor >= 0 else { throw failure("cannot create a file in \(directory)", errno) }
+    var closed = false
+    var renamed = false
+    defer {
+      if !closed { close(descriptor) }
+      if !renamed { unlink(temporary) }
+    }
+    let bytes = [UInt8](data)
+    var written = 0
+    while written < bytes.count {
+      let count = bytes[written...].withUnsafeBytes { buffer in
+        write(descriptor, buffer.baseAddress, buffer.count)
+      }
+      if count < 0 {
+        if errno == EINTR { continue }
+        throw failure("cannot write", errno)
+      }
+      written += count
+    }
+    // The data must be on disk before the rename makes it visible under the final name.
+    guard fsync(descriptor) == 0 else { throw failure("cannot flush to disk", errno) }
+    closed = true
+    guard close(descriptor) == 0 else { throw failure("cannot close", errno) }
+    guard rename(temporary, path) == 0 else { throw failure("cannot replace", errno) }
+    renamed = true
+    // Make the rename itself durable; failing here loses nothing already written.
+    let directoryDescriptor = open(directory, O_RDONLY | O_CLOEXEC)
+    if directoryDescriptor >= 0 {
+      fsync(directoryDescriptor)
+      close(directoryDescriptor)
+    }
+  }
+}
