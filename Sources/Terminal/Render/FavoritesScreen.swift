@@ -43,14 +43,25 @@ public struct FavoritesScreen: Sendable, Hashable {
 
   /// The keys shown under the favourites.
   public static let defaultHints = [
-    "N details", "rm N", "export [FILE]", "sort newest|title|author", "b back", "? help",
+    "N details", "rm N", "n/p page", "export [FILE]", "sort newest|title|author", "r refresh",
+    "b back", "? help",
   ]
 
   /// A favourites screen.
+  /// All favourites when the rows are one page of them; nil means the rows are all.
+  public var totalCount: Int?
+  /// The page the rows are, 1-based.
+  public var page: Int
+  public var pageCount: Int
+
   public init(
     order: Order, rows: [Row], timeZone: TimeZone = .current, notice: String? = nil,
-    error: String? = nil, hints: [String] = FavoritesScreen.defaultHints
+    error: String? = nil, hints: [String] = FavoritesScreen.defaultHints,
+    totalCount: Int? = nil, page: Int = 1, pageCount: Int = 1
   ) {
+    self.totalCount = totalCount
+    self.page = page
+    self.pageCount = pageCount
     self.order = order
     self.rows = rows
     self.timeZone = timeZone
@@ -70,7 +81,8 @@ extension FavoritesScreen: LineRendering {
       case .author: "by author"
       }
     var lines = [
-      style.bold("Favourites") + " · " + TextFormat.plural(rows.count, "book") + " · " + orderText
+      style.bold("Favourites") + " · " + TextFormat.plural(totalCount ?? rows.count, "book") + " · "
+        + orderText + (pageCount > 1 ? " · page \(page) of \(TextFormat.grouped(pageCount))" : "")
     ]
     if rows.isEmpty {
       lines += TextWrapper.wrap(

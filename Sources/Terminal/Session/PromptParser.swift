@@ -45,6 +45,8 @@ public struct PromptParser: Sendable {
       guard args.count == 1 else { throw fail("usage: g N (go to page N)") }
       return .goTo(page: try number(args[0], what: "page"))
     case "f", "fav":
+      // On a details or links screen a bare `f` means the book shown.
+      if args.isEmpty, context == .details || context == .links { return .toggleFavorites(rows: []) }
       guard !args.isEmpty else { throw fail("usage: f N, f 1 3 5 or f 2-4 (toggle favourites)") }
       return .toggleFavorites(rows: try rows(args))
     case "F", "favorites", "favourites":

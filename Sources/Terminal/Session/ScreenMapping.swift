@@ -1,0 +1,233 @@
+import Catalog
+import Foundation
+import Gutendex
+import GutendexEngine
+
+/// Turns view-model state into the plain screen structs the renderers draw.
+enum ScreenMapping {
+  /// Where a screen's books came from, as the renderers name it.
+  static func source(_ load: LoadState, now: Date) -> PageSource {
+    switch load {
+    case .loaded(let source): source(source, offline: false, now: now)
+    case .offline(let source, _): source(source, offline: true, now: now)
+    case .idle, .loading, .failed: .live
+    }
+  }
+
+  static func source(_ source: Catalog.PageSource, offline: Bool, now: Date) -> PageSource {
+    switch source {
+    case .network:
+      return .live
+    case .cache(let fetchedAt), .favorite(let fetchedAt):
+      let age = max(0, now.timeIntervalSince(fetchedAt))
+      return offline ? .offlineCache(age: age) : .cache(age: age)
+    case .local:
+      let snapshot = EmbeddedCatalogue.snapshotDate
+      return offline ? .offlineEmbedded(snapshot: snapshot) : .embedded(snapshot: snapshot)
+    }
+  }
+
+  static func browse(_ state: BrowserViewModel.State, notice: String? = nil, now: Date)
+    -> BrowseScreen
+  {
+    BrowseScreen(
+      query: BrowseScreen.summary(of: state.query), page: state.page,
+      pageCount: state.pageCount ?? 1, totalCount: state.totalCount ?? 0,
+      source: source(state.load, now: now),
+      rows: state.items.enumerated().map { index, item in
+        BookRow(number: index + 1, book: item.book, isFavorite: item.isFavorite)
+      },
+      notice: notice, error: state.load.error?.description)
+  }
+
+  static func rows(_ page: BookPage, offset: Int) -> [BookRow] {
+    page.results.enumerated().map { index, book in
+      BookRow(number: offset + index + 1, book: book)
+    }
+  }
+
+  static func details(_ state: BookDetailViewModel.State, now: Date) -> DetailScreen? {
+    guard let book = state.book else { return nil }
+    return DetailScreen(
+      book: book, isFavorite: state.isFavorite, summaryNeedsNetwork: state.summaryNeedsNetwork,
+      source: source(state.load, now: now))
+  }
+
+  static func favorites(_ state: FavoritesViewModel.State, timeZone: TimeZone = .current)
+    -> FavoritesScreen
+  {
+    FavoritesScreen(
+      order: FavoritesScreen.Order(rawValue: state.order.rawValue) ?? .newest,
+      rows: favoriteRows(state.favorites), timeZone: timeZone, notice: state.notice,
+      error: state.load.error?.description, totalCount: state.count, page: state.page,
+      pageCount: state.pageCount)
+  }
+
+  static func favoriteRows(_ favorites: [Favorite]) -> [FavoritesScreen.Row] {
+    favorites.enumerated().map { index, favorite in
+      FavoritesScreen.Row(
+        book: BookRow(number: index + 1, book: favorite.book, isFavorite: true),
+        addedAt: favorite.addedAt, isMissingOnServer: favorite.missingOnServer)
+    }
+  }
+
+  static func status(_ state: StatusViewModel.State, source pageSource: PageSource, now: Date)
+    -> StatusScreen
+  {
+    let reachability: StatusScreen.Reachability
+    switch (state.serverAnswers, state.checkedAt) {
+    case (true?, let checked?):
+      reachability = .reachable(checkedAgo: max(0, now.timeIntervalSince(checked)))
+    case (false?, let checked?):
+      var reason: String?
+      if case .offline(let text, _) = state.network { reason = text }
+      reachability = .unreachable(checkedAgo: max(0, now.timeIntervalSince(checked)), reason: reason)
+    default:
+      reachability = .unknown
+    }
+    let requests = state.requests.map { entry in
+      StatusScreen.Request(
+        startedAt: entry.date, target: entry.url,
+        outcome: entry.error.map { .failure($0) } ?? .status(entry.status ?? 200),
+        durationMilliseconds: Int(entry.duration / .milliseconds(1)),
+        origin: entry.origin == .network ? .network : entry.origin == .cache ? .cache : .fallback)
+    }
+    var currentSource = pageSource
+    if state.mode == .localOnly {
+      currentSource = .embedded(snapshot: EmbeddedCatalogue.snapshotDate)
+    } else if state.network.isOffline, case .live = pageSource {
+      currentSource = .offlineEmbedded(snapshot: EmbeddedCatalogue.snapshotDate)
+    }
+    return StatusScreen(
+      serverURL: state.server.absoluteString, reachability: reachability, source: currentSource,
+      favoriteCount: state.favoritesCount ?? 0,
+      favoritesRefreshedAgo: state.favoritesRefreshed.map { max(0, now.timeIntervalSince($0)) },
+      cachedPageCount: state.cache?.entries ?? 0, cacheBytes: state.cache?.bytes ?? 0,
+      oldestCachedAge: state.cache?.oldest.map { max(0, now.timeIntervalSince($0)) },
+      requests: requests)
+  }
+}
+
+extension InteractiveSession {
+  func errorLine(_ message: String) -> String {
+    ErrorLine(message).lines(width: output.width, style: output.style).joined(separator: "\n")
+  }
+
+  func noticeLine(_ message: String) -> String {
+    TextWrapper.wrap(Sanitizer.sanitize(message), toCells: output.width).joined(separator: "\n")
+  }
+
+  func browseLines() -> [String] {
+    ScreenMapping.browse(browser.current, now: now())
+      .lines(width: output.width, style: output.style)
+  }
+
+  func detailLines(_ state: BookDetailViewModel.State) -> [String] {
+    ScreenMapping.details(state, now: now())?.lines(width: output.width, style: output.style) ?? []
+  }
+
+  func linksLines(_ book: Book) -> [String] {
+    LinksScreen(book: book).lines(width: output.width, style: output.style)
+  }
+
+  func favoritesLines() -> [String] {
+    ScreenMapping.favorites(favorites.current).lines(width: output.width, style: output.style)
+  }
+
+  func statusLines() -> [String] {
+    ScreenMapping.status(
+      status.current, source: ScreenMapping.source(browser.current.load, now: now()), now: now()
+    ).lines(width: output.width, style: output.style)
+  }
+
+  func helpLines() -> [String] {
+    HelpScreen().lines(width: output.width, style: output.style)
+  }
+
+  func exportLines(count: Int, path: String) -> [String] {
+    ExportConfirmation(count: count, path: path).lines(width: output.width, style: output.style)
+  }
+}
+
+extension GutenbergApp {
+  /// One page of a listing: aligned rows on a terminal, tab-separated rows in a pipe, or JSON.
+  func printPage(
+    _ loaded: LoadedPage, format: ListFormat, rowOffset: Int, isFirst: Bool, isLast: Bool
+  ) {
+    switch format {
+    case .json:
+      var parts = [
+        "\"count\":\(loaded.page.count)", "\"page\":\(loaded.query.page)",
+        "\"page_count\":\(loaded.page.pageCount)",
+        "\"source\":\"\(Self.sourceName(loaded.source))\"",
+      ]
+      let books = loaded.page.results.map { String(decoding: $0.rawJSON, as: UTF8.self) }
+      parts.append("\"results\":[" + books.joined(separator: ",") + "]")
+      output.print("{" + parts.joined(separator: ",") + "}")
+    case .automatic where output.isTerminal:
+      if isFirst {
+        let header =
+          "\(BrowseScreen.summary(of: loaded.query)) · page \(loaded.query.page) of "
+          + "\(TextFormat.grouped(loaded.page.pageCount)) · "
+          + TextFormat.plural(loaded.page.count, "book")
+        output.print(output.style.bold(DisplayWidth.truncate(header, toCells: output.width)))
+      }
+      output.print(
+        BookTable.lines(
+          rows: ScreenMapping.rows(loaded.page, offset: rowOffset),
+          marks: loaded.page.results.map { _ in " " }, extra: [], width: output.width,
+          style: output.style))
+    case .automatic:
+      output.print(TSVRenderer.lines(loaded.page.results))
+    }
+  }
+
+  static func sourceName(_ source: Catalog.PageSource) -> String {
+    switch source {
+    case .network: "network"
+    case .cache: "cache"
+    case .local: "embedded"
+    case .favorite: "favorite"
+    }
+  }
+
+  func sourceNote(_ source: Catalog.PageSource) -> String {
+    ScreenMapping.source(source, offline: true, now: Date()).banner ?? "offline"
+  }
+
+  func detailScreenLines(_ state: BookDetailViewModel.State) -> [String] {
+    ScreenMapping.details(state, now: Date())?.lines(
+      width: output.isTerminal ? output.width : 100, style: output.style) ?? []
+  }
+
+  func favoriteListLines(_ favorites: [Favorite]) -> [String] {
+    if output.isTerminal {
+      return FavoritesScreen(
+        order: .newest, rows: ScreenMapping.favoriteRows(favorites), hints: []
+      ).lines(width: output.width, style: output.style)
+    }
+    return favorites.map { favorite in
+      TSVRenderer.line(favorite.book) + "\t" + Self.iso8601(favorite.addedAt)
+    }
+  }
+
+  func cacheInfoLines(_ info: CacheInfo) -> [String] {
+    let now = Date()
+    var lines = [
+      "cache: \(TextFormat.plural(info.entries, "page")), \(TextFormat.bytes(info.bytes))",
+      "file: \(info.path.path)",
+    ]
+    if let oldest = info.oldest {
+      lines.append("oldest: \(TextFormat.age(max(0, now.timeIntervalSince(oldest))))")
+    }
+    if let newest = info.newest {
+      lines.append("newest: \(TextFormat.age(max(0, now.timeIntervalSince(newest))))")
+    }
+    return lines
+  }
+
+  func statusScreenLines(_ state: StatusViewModel.State) -> [String] {
+    ScreenMapping.status(state, source: .live, now: Date()).lines(
+      width: output.isTerminal ? output.width : 100, style: output.style)
+  }
+}
