@@ -19,13 +19,14 @@ public final class SessionRunner {
   public func run() async -> ExitStatus {
     let output = self.output
     let interactive = input.isInteractive
+    let prompt = Self.prompt
     let interrupts = InterruptHandler { quitting in
       if quitting {
         output.print("")
         exit(130)
       }
       output.print(["", "(Ctrl-C again to quit, or type q)"])
-      if interactive { output.write(Self.prompt) }
+      if interactive { output.write(prompt) }
     }
     interrupts.install()
     defer { interrupts.uninstall() }
@@ -45,7 +46,7 @@ public final class SessionRunner {
     return .ok
   }
 
-  static let prompt = "> "
+  nonisolated static let prompt = "> "
 
   @discardableResult
   private func perform<Result: Sendable>(
