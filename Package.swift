@@ -29,7 +29,7 @@ let package = Package(
     // The system zlib, for the embedded catalogue snapshot (apt: zlib1g-dev).
     .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
     // Derives the embedded catalogue snapshot from the real catalogue, and verifies it.
-    .executableTarget(name: "gutendex-snapshot", dependencies: ["GutendexEngine"]),
+    .executableTarget(name: "gutendex-snapshot", dependencies: ["Gutendex", "GutendexEngine"]),
     // A loopback HTTP/1.1 server with fault knobs, serving any `Requestable` (usually the engine).
     .target(
       name: "GutendexServer",

@@ -105,7 +105,9 @@ struct BookFilter: Sendable {
       }
       if let searchTerms, let termFlags {
         for (term, flags) in zip(searchTerms, termFlags)
-        where !index.titles.contains(term, at: position) && !index.bookAuthors.any(position, in: flags) {
+        where !index.titles.contains(term, at: position)
+          && !index.bookAuthors.any(position, in: flags)
+        {
           return false
         }
       }

@@ -11,6 +11,7 @@ public enum EngineError: Error, Sendable, Hashable, CustomStringConvertible {
   /// The embedded catalogue resource is missing from the bundle.
   case missingResource(String)
 
+  /// One line saying what went wrong.
   public var description: String {
     switch self {
     case .badJSON(let book, let offset, let reason):

@@ -18,6 +18,9 @@ struct JSONReader {
     Failure(offset: position, reason: reason)
   }
 
+  /// U+FFFD in UTF-8.
+  static let replacement: [UInt8] = [0xEF, 0xBF, 0xBD]
+
   mutating func skipWhitespace() {
     while position < bytes.count {
       switch bytes[position] {
@@ -102,12 +105,16 @@ struct JSONReader {
           if (0xDC00..<0xE000).contains(low) {
             scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
           } else {
-            out.append(contentsOf: Array(String(Unicode.Scalar(0xFFFD)!).utf8))
+            out.append(contentsOf: Self.replacement)
             scalar = low
           }
         }
-        let value = Unicode.Scalar(scalar) ?? Unicode.Scalar(0xFFFD)!
-        out.append(contentsOf: Array(String(value).utf8))
+        if let value = Unicode.Scalar(scalar) {
+          out.append(contentsOf: Array(String(value).utf8))
+        } else {
+          // A lone surrogate, which Python would keep and UTF-8 cannot hold.
+          out.append(contentsOf: Self.replacement)
+        }
       default: throw fail("bad escape")
       }
     }
@@ -149,8 +156,9 @@ struct JSONReader {
       position += 1
     }
     guard position > start else { throw fail("expected an integer") }
-    if position < bytes.count, [UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E")]
-      .contains(bytes[position])
+    if position < bytes.count,
+      [UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E")]
+        .contains(bytes[position])
     {
       throw fail("expected an integer, got a decimal")
     }

@@ -55,7 +55,8 @@ struct JSONWriter {
           continue
         }
         bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<index]))
-        bytes.append(contentsOf: utf8[index + 2] == 0xA8 ? Array(#"\u2028"#.utf8) : Array(#"\u2029"#.utf8))
+        bytes.append(
+          contentsOf: utf8[index + 2] == 0xA8 ? Array(#"\u2028"#.utf8) : Array(#"\u2029"#.utf8))
         index += 3
         start = index
         continue

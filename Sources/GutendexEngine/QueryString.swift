@@ -36,7 +36,10 @@ struct QueryString: Sendable {
     } else {
       order.removeAll { $0 == "page" }
     }
-    order.sort { Array($0.unicodeScalars.map(\.value)).lexicographicallyPrecedes($1.unicodeScalars.map(\.value)) }
+    order.sort {
+      Array($0.unicodeScalars.map(\.value)).lexicographicallyPrecedes(
+        $1.unicodeScalars.map(\.value))
+    }
     var parts: [String] = []
     for key in order {
       for value in values[key] ?? [] {

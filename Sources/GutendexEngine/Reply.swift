@@ -16,7 +16,6 @@ struct Reply {
   {
     var headers = headers
     if header("origin") != nil { headers["Access-Control-Allow-Origin"] = "*" }
-    headers["Content-Length"] = String(body.count)
     return HTTPResponse(
       status: status, headers: headers, body: isHead ? Data() : Data(body), url: request.url)
   }

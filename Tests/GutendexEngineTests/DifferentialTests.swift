@@ -50,7 +50,8 @@ struct DifferentialTests {
   @Test(
     "order inside a recorded page",
     arguments: [
-      ("mirror-2024-de__page_11", "de"), ("mirror-2024-fr__page_9", "fr"), ("mirror-2024-es__page_6", "es"),
+      ("mirror-2024-de__page_11", "de"), ("mirror-2024-fr__page_9", "fr"),
+      ("mirror-2024-es__page_6", "es"),
     ])
   func pageOrder(name: String, language: String) throws {
     let recording = try Fixture.recording(name)

@@ -9,7 +9,9 @@ struct PaginationTests {
   /// 100 French books titled "dickens great": 4 pages (32, 32, 32, 4).
   static func hundred() throws -> GutendexEngine {
     try GutendexEngine(
-      books: (1...100).map { syntheticBook(id: $0, title: "dickens great", languages: ["fr"], downloads: 1000 - $0) })
+      books: (1...100).map {
+        syntheticBook(id: $0, title: "dickens great", languages: ["fr"], downloads: 1000 - $0)
+      })
   }
 
   static let invalidPage = #"{"detail":"Invalid page."}"#
@@ -17,7 +19,8 @@ struct PaginationTests {
   @Test(
     "page values with Python int() semantics",
     arguments: [
-      ("page=2", 2), ("page=%202", 2), ("page=%2B2", 2), ("page=2%20", 2), ("page=", 1), ("page=last", 4),
+      ("page=2", 2), ("page=%202", 2), ("page=%2B2", 2), ("page=2%20", 2), ("page=", 1),
+      ("page=last", 4),
       ("page=4", 4), ("page=1&page=3", 3), ("page=%EF%BC%92", 2), ("", 1),
     ])
   func validPages(query: String, page: Int) throws {
@@ -31,7 +34,10 @@ struct PaginationTests {
 
   @Test(
     "bad pages are 404 Invalid page.",
-    arguments: ["page=0", "page=-1", "page=abc", "page=2.0", "page=5", "page=99999999999999999999", "page=LAST"])
+    arguments: [
+      "page=0", "page=-1", "page=abc", "page=2.0", "page=5", "page=99999999999999999999",
+      "page=LAST",
+    ])
   func invalidPages(query: String) throws {
     let response = try get(Self.hundred(), "/books/?\(query)")
     #expect(response.status == 404)
@@ -63,15 +69,27 @@ struct PaginationTests {
         "http://engine.test/books/?languages=FR&search=dickens+great"
       ),
       ("/books/?page=4", "http://engine.test", nil, "http://engine.test/books/?page=3"),
-      ("/books/?foo=bar&page=2", "http://engine.test", "http://engine.test/books/?foo=bar&page=3", "http://engine.test/books/?foo=bar"),
+      (
+        "/books/?foo=bar&page=2", "http://engine.test", "http://engine.test/books/?foo=bar&page=3",
+        "http://engine.test/books/?foo=bar"
+      ),
       (
         "/books/?zz=a/b,c%20%C3%A9~*&x=2&x=1&page=2", "http://127.0.0.1:8080",
         "http://127.0.0.1:8080/books/?page=3&x=2&x=1&zz=a%2Fb%2Cc+%C3%A9~%2A",
         "http://127.0.0.1:8080/books/?x=2&x=1&zz=a%2Fb%2Cc+%C3%A9~%2A"
       ),
-      ("/books/?page=2&page=3", "https://mirror.example", "https://mirror.example/books/?page=4", "https://mirror.example/books/?page=2"),
-      ("/books/?flag&B=1&a=2", "http://engine.test", "http://engine.test/books/?B=1&a=2&flag=&page=2", nil),
-      ("/books.json?page=2", "http://engine.test", "http://engine.test/books.json?page=3", "http://engine.test/books.json"),
+      (
+        "/books/?page=2&page=3", "https://mirror.example", "https://mirror.example/books/?page=4",
+        "https://mirror.example/books/?page=2"
+      ),
+      (
+        "/books/?flag&B=1&a=2", "http://engine.test",
+        "http://engine.test/books/?B=1&a=2&flag=&page=2", nil
+      ),
+      (
+        "/books.json?page=2", "http://engine.test", "http://engine.test/books.json?page=3",
+        "http://engine.test/books.json"
+      ),
     ] as [(String, String, String?, String?)])
   func links(target: String, host: String, next: String?, previous: String?) throws {
     let response = try get(Self.hundred(), target, host: host)
@@ -86,7 +104,8 @@ struct PaginationTests {
     let engine = try Fixture.engine()
     let frankenstein = try #require(lines.first { $0.starts(with: Data(#"{"id":84,"#.utf8)) })
     let response = try get(engine, "/books/?ids=84")
-    let expected = #"{"count":1,"next":null,"previous":null,"results":["# + text(frankenstein) + "]}"
+    let expected =
+      #"{"count":1,"next":null,"previous":null,"results":["# + text(frankenstein) + "]}"
     #expect(text(response.body) == expected)
     #expect(response.header("content-type") == "application/json")
   }

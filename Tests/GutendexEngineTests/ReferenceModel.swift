@@ -19,11 +19,15 @@ struct ReferenceModel {
   init(_ objects: [[String: Any]]) {
     books = objects.map { object in
       let authors = (object["authors"] as? [[String: Any]] ?? []).map {
-        (name: $0["name"] as? String ?? "", birth: $0["birth_year"] as? Int, death: $0["death_year"] as? Int)
+        (
+          name: $0["name"] as? String ?? "", birth: $0["birth_year"] as? Int,
+          death: $0["death_year"] as? Int
+        )
       }
       return Book(
         id: object["id"] as? Int ?? -1, title: object["title"] as? String ?? "", authors: authors,
-        topics: (object["subjects"] as? [String] ?? []) + (object["bookshelves"] as? [String] ?? []),
+        topics: (object["subjects"] as? [String] ?? [])
+          + (object["bookshelves"] as? [String] ?? []),
         languages: object["languages"] as? [String] ?? [],
         copyright: object["copyright"] as? Bool,
         mimeTypes: Array((object["formats"] as? [String: String] ?? [:]).keys),
@@ -34,8 +38,11 @@ struct ReferenceModel {
   /// Python `int()` for the plain cases the table uses (whitespace, sign, digits, huge).
   static func pythonInt(_ text: String) -> Int? {
     let trimmed = text.trimmingCharacters(in: .whitespaces)
-    let digits = trimmed.hasPrefix("+") || trimmed.hasPrefix("-") ? trimmed.dropFirst() : Substring(trimmed)
-    guard !digits.isEmpty, digits.allSatisfy(\.isASCII), digits.allSatisfy(\.isNumber) else { return nil }
+    let digits =
+      trimmed.hasPrefix("+") || trimmed.hasPrefix("-") ? trimmed.dropFirst() : Substring(trimmed)
+    guard !digits.isEmpty, digits.allSatisfy(\.isASCII), digits.allSatisfy(\.isNumber) else {
+      return nil
+    }
     return Int(trimmed.hasPrefix("+") ? String(digits) : trimmed) ?? Int.max
   }
 
@@ -62,12 +69,16 @@ struct ReferenceModel {
     }
     if let start = parameters["author_year_start"].flatMap(Self.pythonInt) {
       result = result.filter { book in
-        book.authors.contains { ($0.birth.map { $0 >= start } ?? false) || ($0.death.map { $0 >= start } ?? false) }
+        book.authors.contains {
+          ($0.birth.map { $0 >= start } ?? false) || ($0.death.map { $0 >= start } ?? false)
+        }
       }
     }
     if let end = parameters["author_year_end"].flatMap(Self.pythonInt) {
       result = result.filter { book in
-        book.authors.contains { ($0.birth.map { $0 <= end } ?? false) || ($0.death.map { $0 <= end } ?? false) }
+        book.authors.contains {
+          ($0.birth.map { $0 <= end } ?? false) || ($0.death.map { $0 <= end } ?? false)
+        }
       }
     }
     if let copyright = parameters["copyright"] {
@@ -92,7 +103,8 @@ struct ReferenceModel {
     switch parameters["sort"] {
     case "ascending": result.sort { $0.id < $1.id }
     case "descending": result.sort { $0.id > $1.id }
-    default: result.sort { $0.downloads != $1.downloads ? $0.downloads > $1.downloads : $0.id < $1.id }
+    default:
+      result.sort { $0.downloads != $1.downloads ? $0.downloads > $1.downloads : $0.id < $1.id }
     }
     return result.map(\.id)
   }

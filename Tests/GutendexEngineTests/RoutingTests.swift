@@ -46,7 +46,8 @@ struct RoutingTests {
     "slash redirects keep the query and are relative",
     arguments: [
       ("/books?search=dickens%20great&languages=en", "/books/?search=dickens%20great&languages=en"),
-      ("/books", "/books/"), ("/books/84", "/books/84/"), ("/books/84?languages=fr", "/books/84/?languages=fr"),
+      ("/books", "/books/"), ("/books/84", "/books/84/"),
+      ("/books/84?languages=fr", "/books/84/?languages=fr"),
       ("/books/abc", "/books/abc/"),
     ])
   func redirects(target: String, location: String) throws {
@@ -59,7 +60,9 @@ struct RoutingTests {
     }
   }
 
-  @Test("unknown paths are HTML 404 pages", arguments: ["/foo/", "/books/1/extra/", "/books/1/extra", "/book/", "/books.JSON"])
+  @Test(
+    "unknown paths are HTML 404 pages",
+    arguments: ["/foo/", "/books/1/extra/", "/books/1/extra", "/book/", "/books.JSON"])
   func unknownPaths(target: String) throws {
     let response = try get(Fixture.engine(), target)
     #expect(response.status == 404)
@@ -67,7 +70,11 @@ struct RoutingTests {
     #expect(text(response.body).contains("Page Not Found"))
   }
 
-  @Test("writes are refused", arguments: [("POST", "/books/"), ("PUT", "/books/84/"), ("PATCH", "/books/84/"), ("DELETE", "/books/84/")])
+  @Test(
+    "writes are refused",
+    arguments: [
+      ("POST", "/books/"), ("PUT", "/books/84/"), ("PATCH", "/books/84/"), ("DELETE", "/books/84/"),
+    ])
   func writes(method: String, target: String) throws {
     let response = try get(Fixture.engine(), target, method: method)
     #expect(response.status == 403)
@@ -86,13 +93,16 @@ struct RoutingTests {
     let html = try get(engine, "/books/", headers: ["Accept": "text/html"])
     #expect(html.status == 406)
     #expect(text(html.body) == #"{"detail":"Could not satisfy the request Accept header."}"#)
-    let browser = try get(engine, "/books/", headers: ["accept": "text/html,application/xhtml+xml,*/*;q=0.8"])
+    let browser = try get(
+      engine, "/books/", headers: ["accept": "text/html,application/xhtml+xml,*/*;q=0.8"])
     #expect(browser.status == 200)
   }
 
   @Test func corsHeaderOnlyWithOrigin() throws {
     let engine = try Fixture.engine()
-    #expect(try get(engine, "/books/", headers: ["Origin": "https://a.example"]).header("access-control-allow-origin") == "*")
+    #expect(
+      try get(engine, "/books/", headers: ["Origin": "https://a.example"]).header(
+        "access-control-allow-origin") == "*")
     #expect(try get(engine, "/books/").header("access-control-allow-origin") == nil)
   }
 }

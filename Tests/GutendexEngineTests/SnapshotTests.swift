@@ -21,7 +21,8 @@ struct SnapshotTests {
     #expect(!EmbeddedCatalogue.hasSummaries)
   }
 
-  @Test("spot checks equal the server's bytes with summaries emptied", arguments: [84, 1342, 11, 1727])
+  @Test(
+    "spot checks equal the server's bytes with summaries emptied", arguments: [84, 1342, 11, 1727])
   func spotCheck(id: Int) throws {
     let engine = try embedded.get()
     let line = try #require(
@@ -57,7 +58,8 @@ struct SnapshotTests {
   }
 
   @Test func emptyingSummariesIsTextual() throws {
-    let line = Data(#"{"id":1,"title":"a","authors":[],"summaries":["x]\"y",""],"editors":[]}"#.utf8)
+    let line = Data(
+      #"{"id":1,"title":"a","authors":[],"summaries":["x]\"y",""],"editors":[]}"#.utf8)
     #expect(
       text(try CatalogueSnapshot.emptyingSummaries(line))
         == #"{"id":1,"title":"a","authors":[],"summaries":[],"editors":[]}"#)

@@ -98,7 +98,8 @@ func syntheticBook(
   formats: [String: String] = [:], downloads: Int = 0
 ) -> Data {
   func json(_ value: Any) -> String {
-    text((try? JSONSerialization.data(withJSONObject: value, options: [.fragmentsAllowed])) ?? Data())
+    text(
+      (try? JSONSerialization.data(withJSONObject: value, options: [.fragmentsAllowed])) ?? Data())
   }
   let people = authors.map { name, birth, death in
     #"{"name":\#(json(name)),"birth_year":\#(birth.map(String.init) ?? "null"),"#
