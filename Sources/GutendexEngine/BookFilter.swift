@@ -79,21 +79,22 @@ struct BookFilter: Sendable {
     let termFlags = searchTerms.map { terms in terms.map { index.authorNames.containing($0) } }
 
     func matches(_ position: Int) -> Bool {
-      let record = records[position]
-      if let ids, !ids.contains(record.id) { return false }
-      if let copyright, !copyright.contains(record.copyright) { return false }
+      // Fields are read one by one: copying the whole record would retain all its arrays.
+      if let ids, !ids.contains(records[position].id) { return false }
+      if let copyright, !copyright.contains(records[position].copyright) { return false }
       if let languageFlags, !index.bookLanguages.any(position, in: languageFlags) { return false }
       if let mimeFlags, !index.bookMimeTypes.any(position, in: mimeFlags) { return false }
       if authorYearStart != nil || authorYearEnd != nil {
-        if record.authors.isEmpty { return false }
+        let authors = records[position].authors
+        if authors.isEmpty { return false }
         // Two independent conditions: different authors may satisfy start and end.
         if let start = authorYearStart,
-          !record.authors.contains(where: { Self.year($0.birthYear, $0.deathYear) { $0 >= start } })
+          !authors.contains(where: { Self.year($0.birthYear, $0.deathYear) { $0 >= start } })
         {
           return false
         }
         if let end = authorYearEnd,
-          !record.authors.contains(where: { Self.year($0.birthYear, $0.deathYear) { $0 <= end } })
+          !authors.contains(where: { Self.year($0.birthYear, $0.deathYear) { $0 <= end } })
         {
           return false
         }
@@ -117,6 +118,22 @@ struct BookFilter: Sendable {
     if let only {
       guard let position = index.positions[only], matches(Int(position)) else { return [] }
       return [position]
+    }
+    if let ids {
+      // Few candidates: look them up instead of scanning every book.
+      var candidates = Set(ids.compactMap { index.positions[$0] }).filter { matches(Int($0)) }
+        .sorted()
+      switch order {
+      case .ascending: break
+      case .descending: candidates.reverse()
+      case .popular:
+        candidates.sort { left, right in
+          let a = records[Int(left)].downloadCount
+          let b = records[Int(right)].downloadCount
+          return a != b ? a > b : left < right
+        }
+      }
+      return candidates
     }
     var result: [Int32] = []
     switch order {

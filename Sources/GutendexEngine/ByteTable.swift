@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Byte strings stored back to back, with substring search.
 struct ByteTable: Sendable {
   private(set) var bytes: [UInt8] = []
@@ -27,16 +33,17 @@ struct ByteTable: Sendable {
     guard end - start >= length else { return false }
     return bytes.withUnsafeBufferPointer { hay in
       needle.withUnsafeBufferPointer { pin in
-        let first = pin[0]
-        var position = start
-        let last = end - length
-        while position <= last {
-          if hay[position] == first {
-            var offset = 1
-            while offset < length && hay[position + offset] == pin[offset] { offset += 1 }
-            if offset == length { return true }
+        guard let base = hay.baseAddress, let pinBase = pin.baseAddress else { return false }
+        // memchr finds candidate first bytes fast; memcmp checks the rest.
+        var cursor = base + start
+        let last = base + (end - length)
+        while cursor <= last {
+          guard let found = memchr(cursor, Int32(pinBase[0]), last - cursor + 1) else {
+            return false
           }
-          position += 1
+          let candidate = found.assumingMemoryBound(to: UInt8.self)
+          if length == 1 || memcmp(candidate + 1, pinBase + 1, length - 1) == 0 { return true }
+          cursor = UnsafePointer(candidate) + 1
         }
         return false
       }
