@@ -1,8 +1,8 @@
 import Foundation
 
 extension CatalogueSnapshot {
-  /// Reads a snapshot back into records (summaries empty).
-  static func decode(_ snapshot: Data) throws -> [BookRecord] {
+  /// Reads a snapshot back into records (summaries empty), with their string-table ids.
+  static func decode(_ snapshot: Data) throws -> ([BookRecord], TableColumns) {
     let header = magic.count + 8
     guard snapshot.count > header, snapshot.starts(with: magic) else {
       throw EngineError.badSnapshot("not a catalogue snapshot")
@@ -18,7 +18,9 @@ extension CatalogueSnapshot {
     return try decode(payload: payload)
   }
 
-  private static func decode(payload: [UInt8]) throws(EngineError) -> [BookRecord] {
+  private static func decode(payload: [UInt8]) throws(EngineError) -> (
+    [BookRecord], TableColumns
+  ) {
     var top = ByteSource(payload)
     let bookCount = try top.varint()
     let stringCount = try top.varint()
@@ -43,9 +45,12 @@ extension CatalogueSnapshot {
     let personCount = try top.varint()
     var peopleSource = ByteSource(payload, range: try top.block())
     var people: [PersonRecord] = []
+    var personNames: [Int32] = []
     people.reserveCapacity(max(0, personCount))
     for _ in 0..<max(0, personCount) {
-      let name = strings[try peopleSource.index(below: strings.count)]
+      let nameID = try peopleSource.index(below: strings.count)
+      personNames.append(Int32(nameID))
+      let name = strings[nameID]
       let birth = try peopleSource.optionalSigned()
       let death = try peopleSource.optionalSigned()
       people.append(PersonRecord(name: name, birthYear: birth, deathYear: death))
@@ -59,18 +64,33 @@ extension CatalogueSnapshot {
     var formats = ByteSource(payload, range: try top.block())
     var downloads = ByteSource(payload, range: try top.block())
 
-    func personList(_ source: inout ByteSource) throws(EngineError) -> [PersonRecord] {
+    var columns = TableColumns(tableCount: strings.count)
+    var scratch: [Int32] = []
+    func personList(_ source: inout ByteSource, names: Bool = false) throws(EngineError)
+      -> [PersonRecord]
+    {
       let count = try source.index(below: 1 << 20)
       var list: [PersonRecord] = []
       list.reserveCapacity(count)
-      for _ in 0..<count { list.append(people[try source.index(below: people.count)]) }
+      scratch.removeAll(keepingCapacity: true)
+      for _ in 0..<count {
+        let person = try source.index(below: people.count)
+        list.append(people[person])
+        scratch.append(personNames[person])
+      }
+      if names { columns.authorNames.append(scratch) }
       return list
     }
+    /// Reads a list of table strings, adding their ids to `scratch`.
     func stringList(_ source: inout ByteSource) throws(EngineError) -> [String] {
       let count = try source.index(below: 1 << 20)
       var list: [String] = []
       list.reserveCapacity(count)
-      for _ in 0..<count { list.append(strings[try source.index(below: strings.count)]) }
+      for _ in 0..<count {
+        let id = try source.index(below: strings.count)
+        list.append(strings[id])
+        scratch.append(Int32(id))
+      }
       return list
     }
 
@@ -80,12 +100,17 @@ extension CatalogueSnapshot {
     for _ in 0..<bookCount {
       id += try ids.varint()
       let title = String(decoding: payload[try titles.block()], as: UTF8.self)
-      let authors = try personList(&persons)
+      let authors = try personList(&persons, names: true)
       let editors = try personList(&persons)
       let translators = try personList(&persons)
+      scratch.removeAll(keepingCapacity: true)
       let subjects = try stringList(&topics)
       let shelves = try stringList(&topics)
+      columns.topics.append(scratch)
+      scratch.removeAll(keepingCapacity: true)
       let codes = try stringList(&languages)
+      columns.languages.append(scratch)
+      scratch.removeAll(keepingCapacity: true)
       let copyright: Bool? =
         switch try misc.index(below: 3) {
         case 0: false
@@ -97,7 +122,9 @@ extension CatalogueSnapshot {
       var entries: [FormatEntry] = []
       entries.reserveCapacity(formatCount)
       for _ in 0..<formatCount {
-        let mime = strings[try formats.index(below: strings.count)]
+        let mimeID = try formats.index(below: strings.count)
+        let mime = strings[mimeID]
+        scratch.append(Int32(mimeID))
         let url = try formats.index(below: strings.count)
         entries.append(FormatEntry(mime: mime, url: strings[url], hasIDSlots: slotted[url]))
       }
@@ -107,7 +134,8 @@ extension CatalogueSnapshot {
           translators: translators, subjects: subjects, bookshelves: shelves, languages: codes,
           copyright: copyright, mediaType: mediaType, formats: entries,
           downloadCount: try downloads.varint()))
+      columns.mimeTypes.append(scratch)
     }
-    return records
+    return (records, columns)
   }
 }

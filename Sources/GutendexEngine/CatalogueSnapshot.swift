@@ -18,7 +18,8 @@ public enum CatalogueSnapshot {
 
   /// Loads an engine from a snapshot.
   public static func engine(from snapshot: Data) throws -> GutendexEngine {
-    try GutendexEngine(records: decode(snapshot))
+    let (records, columns) = try decode(snapshot)
+    return try GutendexEngine(records: records, columns: columns)
   }
 
   /// Decompresses gzip (every member, like `gzip -dc`) or zlib data.

@@ -40,13 +40,20 @@ public final class GutendexEngine: Requestable {
     try self.init(records: Self.readLines(Array(jsonLines)))
   }
 
-  init(records: [BookRecord]) throws {
-    let sorted = records.sorted { $0.id < $1.id }
-    for (left, right) in zip(sorted, sorted.dropFirst()) where left.id == right.id {
-      throw EngineError.duplicateID(left.id)
+  /// `columns`, when given, describe `records` in their given order (a snapshot's).
+  init(records: [BookRecord], columns: TableColumns? = nil) throws {
+    var ids = records.map(\.id)
+    let inOrder = zip(ids, ids.dropFirst()).allSatisfy { $0 < $1 }
+    var sorted = records
+    if !inOrder {
+      sorted.sort { $0.id < $1.id }
+      ids.sort()
+      for (left, right) in zip(ids, ids.dropFirst()) where left == right {
+        throw EngineError.duplicateID(left)
+      }
     }
     self.records = sorted
-    self.index = BookIndex(records: sorted)
+    self.index = BookIndex(records: sorted, columns: inOrder ? columns : nil)
   }
 
   /// The JSON the detail endpoint gives for a book (no filters), nil when there is none.

@@ -8,6 +8,9 @@ struct IDLists: Sendable {
     offsets.append(ids.count)
   }
 
+  /// The ids of `book`.
+  func list(_ book: Int) -> ArraySlice<Int32> { ids[offsets[book]..<offsets[book + 1]] }
+
   func isEmpty(_ book: Int) -> Bool { offsets[book] == offsets[book + 1] }
 
   /// True when any id of `book` is flagged.

@@ -53,6 +53,11 @@ struct SnapshotTests {
         (JSONSerialization.jsonObject(with: line) as? [String: Any])?["id"] as? Int)
       #expect(engine.bookJSON(id: id) == line, "book \(id)")
     }
+    // The snapshot path builds its index from the string table: it must answer like the other.
+    let direct = try Fixture.engine()
+    for (query, _) in FilterTests.cases {
+      #expect(try allIDs(engine, query).ids == allIDs(direct, query).ids, "\(query)")
+    }
     #expect(throws: EngineError.self) { try CatalogueSnapshot.engine(from: snapshot.prefix(40)) }
     #expect(throws: EngineError.self) { try CatalogueSnapshot.engine(from: Data("nope".utf8)) }
   }
