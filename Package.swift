@@ -13,6 +13,7 @@ let package = Package(
     .executable(name: "gutenberg", targets: ["gutenberg"]),
     .executable(name: "gutendex-server", targets: ["gutendex-server"]),
     .executable(name: "gutenberg-bench", targets: ["gutenberg-bench"]),
+    .executable(name: "gutendex-snapshot", targets: ["gutendex-snapshot"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -23,7 +24,12 @@ let package = Package(
     // The HTTP client for the Gutendex API: endpoints, transport, query, models, pagination.
     .target(name: "Gutendex"),
     // A Gutendex-compatible engine over a local set of books, plus the embedded catalogue.
-    .target(name: "GutendexEngine", dependencies: ["Gutendex"]),
+    .target(
+      name: "GutendexEngine", dependencies: ["Gutendex", "CZlib"], resources: [.copy("Resources")]),
+    // The system zlib, for the embedded catalogue snapshot (apt: zlib1g-dev).
+    .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
+    // Derives the embedded catalogue snapshot from the real catalogue, and verifies it.
+    .executableTarget(name: "gutendex-snapshot", dependencies: ["Gutendex", "GutendexEngine"]),
     // A loopback HTTP/1.1 server with fault knobs, serving any `Requestable` (usually the engine).
     .target(
       name: "GutendexServer",

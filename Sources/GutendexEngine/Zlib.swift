@@ -1,0 +1,68 @@
+import CZlib
+import Foundation
+
+/// The few zlib calls the snapshot needs.
+enum Zlib {
+  /// Compresses `bytes` into a zlib stream.
+  static func compress(_ bytes: [UInt8], level: Int32 = 9) throws -> [UInt8] {
+    var size = compressBound(uLong(bytes.count))
+    var out = [UInt8](repeating: 0, count: Int(size))
+    let status = out.withUnsafeMutableBufferPointer { target in
+      bytes.withUnsafeBufferPointer { source in
+        compress2(target.baseAddress, &size, source.baseAddress, uLong(source.count), level)
+      }
+    }
+    guard status == Z_OK else { throw EngineError.compression("compress2 returned \(status)") }
+    out.removeLast(out.count - Int(size))
+    return out
+  }
+
+  /// Decompresses a zlib stream whose decompressed size is known exactly.
+  static func uncompress(_ bytes: UnsafeRawBufferPointer, size: Int) throws -> [UInt8] {
+    var length = uLongf(size)
+    var out = [UInt8](repeating: 0, count: size)
+    let status = out.withUnsafeMutableBufferPointer { target in
+      CZlib.uncompress(
+        target.baseAddress, &length, bytes.baseAddress?.assumingMemoryBound(to: Bytef.self),
+        uLong(bytes.count))
+    }
+    guard status == Z_OK, Int(length) == size else {
+      throw EngineError.compression("uncompress returned \(status)")
+    }
+    return out
+  }
+
+  /// Decompresses gzip data (all members, like `gzip -dc`) or a zlib stream.
+  static func gunzip(_ data: Data) throws -> [UInt8] {
+    var out: [UInt8] = []
+    out.reserveCapacity(data.count * 4)
+    var chunk = [UInt8](repeating: 0, count: 1 << 20)
+    try data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
+      guard let base = raw.baseAddress?.assumingMemoryBound(to: Bytef.self) else { return }
+      var offset = 0
+      while offset < raw.count {
+        var stream = z_stream()
+        // 15 + 32: a zlib or gzip header, detected automatically.
+        var status = inflateInit2_(
+          &stream, 15 + 32, zlibVersion(), Int32(MemoryLayout<z_stream>.size))
+        guard status == Z_OK else { throw EngineError.compression("inflateInit2 \(status)") }
+        defer { inflateEnd(&stream) }
+        stream.next_in = UnsafeMutablePointer(mutating: base + offset)
+        stream.avail_in = uInt(raw.count - offset)
+        repeat {
+          status = chunk.withUnsafeMutableBufferPointer { buffer in
+            stream.next_out = buffer.baseAddress
+            stream.avail_out = uInt(buffer.count)
+            return inflate(&stream, Z_NO_FLUSH)
+          }
+          guard status == Z_OK || status == Z_STREAM_END else {
+            throw EngineError.compression("inflate returned \(status)")
+          }
+          out.append(contentsOf: chunk[0..<(chunk.count - Int(stream.avail_out))])
+        } while status != Z_STREAM_END
+        offset = raw.count - Int(stream.avail_in)
+      }
+    }
+    return out
+  }
+}
