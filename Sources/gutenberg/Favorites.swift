@@ -5,9 +5,10 @@ import Terminal
 struct Favorites: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "favorites", abstract: "List, add, remove, export, import or refresh favourites.",
-    aliases: ["favourites", "fav"],
-    subcommands: [ListFavorites.self, Add.self, Remove.self, Export.self, Import.self, Refresh.self],
-    defaultSubcommand: ListFavorites.self)
+    subcommands: [
+      ListFavorites.self, Add.self, Remove.self, Export.self, Import.self, Refresh.self,
+    ],
+    defaultSubcommand: ListFavorites.self, aliases: ["favourites", "fav"])
 
   struct ListFavorites: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -118,4 +119,4 @@ struct Cache: AsyncParsableCommand {
   }
 }
 
-extension FavoriteOrder: @retroactive ExpressibleByArgument {}
+extension FavoriteOrder: ExpressibleByArgument {}

@@ -88,4 +88,4 @@ enum CopyrightChoice: String, ExpressibleByArgument, CaseIterable {
   }
 }
 
-extension BookSort: @retroactive ExpressibleByArgument {}
+extension BookSort: ExpressibleByArgument {}

@@ -185,6 +185,8 @@ public final class CatalogService: Sendable {
       return LoadedPage(
         query: query, page: page, source: .local(name: local.name), fallbackReason: reason)
     } catch {
+      // A cancelled prefetch is not a failure worth showing in the request log.
+      if case .cancelled = error { throw .cancelled }
       record(url: "local: \(query.encoded)", origin: .local, error: error.description)
       throw CatalogError(error)
     }

@@ -30,7 +30,9 @@ public final class BookDetailViewModel {
       State(
         book: book, isFavorite: (try? service.favorites.isFavorite(book.id)) ?? false,
         load: source, summaryNeedsNetwork: false))
-    state.update { $0.summaryNeedsNetwork = Self.needsNetwork(book, source: source.source, service) }
+    state.update {
+      $0.summaryNeedsNetwork = Self.needsNetwork(book, source: source.source, service)
+    }
   }
 
   public var current: State { state.value }

@@ -201,7 +201,9 @@ public final class BrowserViewModel {
     lastGoodLoad = loaded.loadState
     state.update { state in
       state.query = loaded.query
-      state.items = loaded.page.results.map { Item(book: $0, isFavorite: favorites.contains($0.id)) }
+      state.items = loaded.page.results.map {
+        Item(book: $0, isFavorite: favorites.contains($0.id))
+      }
       state.totalCount = loaded.page.count
       state.load = loaded.loadState
       state.network = service.network.current

@@ -69,7 +69,8 @@ public final class GutenbergApp {
     if let directory = options.dataDirectory {
       let data = URL(fileURLWithPath: directory, isDirectory: true)
       return StoreLocation(
-        dataDirectory: data, cacheDirectory: data.appendingPathComponent("cache", isDirectory: true))
+        dataDirectory: data, cacheDirectory: data.appendingPathComponent("cache", isDirectory: true)
+      )
     }
     return StoreLocation.standard(environment: options.environment)
   }

@@ -11,7 +11,6 @@ final class InterruptHandler: Sendable {
   }
 
   private let state = Mutex(State())
-  private let source: Mutex<(any DispatchSourceSignal)?> = Mutex(nil)
   private let onIdlePress: @Sendable (_ quitting: Bool) -> Void
 
   /// - Parameter onIdlePress: told about a press at the idle prompt; `quitting` on the second.
@@ -19,20 +18,18 @@ final class InterruptHandler: Sendable {
     self.onIdlePress = onIdlePress
   }
 
-  /// Takes over SIGINT from the default handler (which would kill the process at once).
-  func install() {
+  /// Takes over SIGINT from the default handler (which would kill the process at once);
+  /// keep the returned source and hand it to ``uninstall(_:)`` when done.
+  func install() -> any DispatchSourceSignal {
     signal(SIGINT, SIG_IGN)
     let signalSource = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
     signalSource.setEventHandler { [weak self] in self?.interrupted() }
     signalSource.resume()
-    source.withLock { $0 = signalSource }
+    return signalSource
   }
 
-  func uninstall() {
-    source.withLock {
-      $0?.cancel()
-      $0 = nil
-    }
+  func uninstall(_ signalSource: any DispatchSourceSignal) {
+    signalSource.cancel()
     signal(SIGINT, SIG_DFL)
   }
 
@@ -47,7 +44,10 @@ final class InterruptHandler: Sendable {
 
   func interrupted() {
     let now = ContinuousClock.now
-    enum Outcome { case cancelled(@Sendable () -> Void), idle(quitting: Bool) }
+    enum Outcome {
+      case cancelled(@Sendable () -> Void)
+      case idle(quitting: Bool)
+    }
     let outcome = state.withLock { state -> Outcome in
       if let cancel = state.inFlight {
         state.inFlight = nil

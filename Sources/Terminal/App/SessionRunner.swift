@@ -28,8 +28,8 @@ public final class SessionRunner {
       output.print(["", "(Ctrl-C again to quit, or type q)"])
       if interactive { output.write(prompt) }
     }
-    interrupts.install()
-    defer { interrupts.uninstall() }
+    let signalSource = interrupts.install()
+    defer { interrupts.uninstall(signalSource) }
 
     await perform(interrupts, label: "loading…") { await $0.start() }
     while true {

@@ -46,7 +46,9 @@ public struct PromptParser: Sendable {
       return .goTo(page: try number(args[0], what: "page"))
     case "f", "fav":
       // On a details or links screen a bare `f` means the book shown.
-      if args.isEmpty, context == .details || context == .links { return .toggleFavorites(rows: []) }
+      if args.isEmpty, context == .details || context == .links {
+        return .toggleFavorites(rows: [])
+      }
       guard !args.isEmpty else { throw fail("usage: f N, f 1 3 5 or f 2-4 (toggle favourites)") }
       return .toggleFavorites(rows: try rows(args))
     case "F", "favorites", "favourites":
@@ -67,7 +69,8 @@ public struct PromptParser: Sendable {
       return .topic(args.isEmpty ? nil : args.joined(separator: " "))
     case "years", "year":
       guard args.count == 2 else {
-        throw fail("usage: years FROM TO (e.g. years 1800 1900; '-' leaves one open; BCE is negative)")
+        throw fail(
+          "usage: years FROM TO (e.g. years 1800 1900; '-' leaves one open; BCE is negative)")
       }
       let from = try year(args[0])
       let to = try year(args[1])
@@ -171,7 +174,9 @@ public struct PromptParser: Sendable {
       if bounds.count == 2 {
         let low = try number(bounds[0], what: "row")
         let high = try number(bounds[1], what: "row")
-        guard low <= high else { throw fail("'\(arg)' is not a range (write the smaller row first)") }
+        guard low <= high else {
+          throw fail("'\(arg)' is not a range (write the smaller row first)")
+        }
         guard high - low < 1000 else { throw fail("range '\(arg)' is too long") }
         result += Array(low...high)
       } else {

@@ -8,8 +8,8 @@ enum ScreenMapping {
   /// Where a screen's books came from, as the renderers name it.
   static func source(_ load: LoadState, now: Date) -> PageSource {
     switch load {
-    case .loaded(let source): source(source, offline: false, now: now)
-    case .offline(let source, _): source(source, offline: true, now: now)
+    case .loaded(let origin): source(origin, offline: false, now: now)
+    case .offline(let origin, _): source(origin, offline: true, now: now)
     case .idle, .loading, .failed: .live
     }
   }
@@ -81,7 +81,8 @@ enum ScreenMapping {
     case (false?, let checked?):
       var reason: String?
       if case .offline(let text, _) = state.network { reason = text }
-      reachability = .unreachable(checkedAgo: max(0, now.timeIntervalSince(checked)), reason: reason)
+      reachability = .unreachable(
+        checkedAgo: max(0, now.timeIntervalSince(checked)), reason: reason)
     default:
       reachability = .unknown
     }
