@@ -113,6 +113,10 @@ struct FilterTests {
     #expect(try allIDs(engine, "search=zebra%20quill").ids == [1])
     #expect(try allIDs(engine, "search=quill%20tales").ids == [1])
     #expect(try allIDs(engine, "topic=zebra").ids == [3])
+    // Only the first 32 terms count: a 33rd that matches nothing is ignored.
+    let terms = Array(repeating: "zebra", count: 32).joined(separator: "%20")
+    #expect(try allIDs(engine, "search=\(terms)%20nomatch&sort=ascending").ids == [1, 2])
+    #expect(try allIDs(engine, "search=\(terms.dropLast(6))%20nomatch").count == 0)
   }
 
   @Test func authorYearsMayBeMetByDifferentAuthorsAndNeedAuthors() throws {

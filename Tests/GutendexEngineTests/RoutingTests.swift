@@ -28,7 +28,8 @@ struct RoutingTests {
     arguments: [
       ("/books/84/", 200, nil), ("/books/+84/", 200, nil), ("/books/%2084/", 200, nil),
       ("/books/84/?languages=en", 200, nil), ("/books/84/?page=999", 200, nil),
-      ("/books/84/?languages=fr", 404, noBook), ("/books/999999999/", 404, noBook),
+      ("/books/84/?languages=fr", 404, noBook), ("/books/84/?ids=1342", 404, noBook),
+      ("/books/84/?ids=84,1342", 200, nil), ("/books/999999999/", 404, noBook),
       ("/books/-84/", 404, noBook), ("/books/abc/", 404, notFound), ("/books/84.json", 200, nil),
       ("/books/84.json/", 200, nil), ("/books/84.xml", 404, notFound),
       ("/books/84/?format=json", 200, nil), ("/books/84/?format=xml", 404, notFound),
@@ -79,6 +80,22 @@ struct RoutingTests {
     let response = try get(Fixture.engine(), target, method: method)
     #expect(response.status == 403)
     #expect(text(response.body) == Self.forbidden)
+  }
+
+  @Test func optionsDescribesTheViewWithItsAllowHeader() throws {
+    let engine = try Fixture.engine()
+    let list = try get(engine, "/books/", method: "OPTIONS")
+    #expect(list.status == 200)
+    #expect(list.header("allow") == "GET, POST, HEAD, OPTIONS")
+    #expect(text(list.body).contains(#""name":"Book List""#))
+    let detail = try get(engine, "/books/84/", method: "OPTIONS")
+    #expect(detail.header("allow") == "GET, PUT, PATCH, DELETE, HEAD, OPTIONS")
+  }
+
+  @Test func linksUseTheHostHeaderWhenThereIsOne() throws {
+    let engine = try Fixture.engine()
+    let response = try get(engine, "/books/?languages=en", headers: ["Host": "proxy.example:9000"])
+    #expect(try ListBody(response).next == "http://proxy.example:9000/books/?languages=en&page=2")
   }
 
   @Test func headHasHeadersButNoBody() throws {
