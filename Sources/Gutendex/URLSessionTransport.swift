@@ -109,10 +109,12 @@ public final class URLSessionTransport: Requestable {
           state[id]?.failure == nil
         else { return false }
         if count + data.count > limit {
-          if let url = dataTask.originalRequest?.url {
-            state[id]?.failure = .bodyTooLarge(url: url, limit: limit)
+          // Answer the caller now and forget the task: libcurl may go on delivering data until
+          // the cancel below takes effect, and none of it needs to be kept or waited for.
+          if let entry = state.removeValue(forKey: id) {
+            let url = dataTask.originalRequest?.url ?? URL(string: "about:blank")!
+            entry.continuation.resume(throwing: GutendexError.bodyTooLarge(url: url, limit: limit))
           }
-          state[id]?.body = Data()
           return true
         }
         state[id]?.body.append(data)
