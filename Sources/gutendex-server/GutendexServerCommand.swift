@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import GutendexEngine
 import GutendexServer
 
 /// `gutendex-server`: a Gutendex-compatible server on loopback, with fault knobs for testing
@@ -17,7 +18,9 @@ struct GutendexServerCommand: AsyncParsableCommand {
   @Option(help: "Address to listen on; only loopback (127.0.0.1 or localhost) is allowed.")
   var host = "127.0.0.1"
 
-  @Option(help: "Books to serve, one Gutendex book JSON object per line.")
+  @Option(
+    help:
+      "Books to serve, one Gutendex book JSON object per line (default: the embedded catalogue).")
   var books: String?
 
   @Option(name: .customLong("latency-ms"), help: "Delay before each response, in milliseconds.")
@@ -82,8 +85,30 @@ struct GutendexServerCommand: AsyncParsableCommand {
     return plan
   }
 
+  /// The Gutendex-compatible engine over `--books`, or over the embedded catalogue.
+  static func engine(books: String?) throws -> GutendexEngine {
+    guard let books else {
+      do {
+        return try EmbeddedCatalogue.load()
+      } catch {
+        throw ValidationError("cannot load the embedded catalogue: \(error)")
+      }
+    }
+    let data: Data
+    do {
+      data = try Data(contentsOf: URL(fileURLWithPath: books))
+    } catch {
+      throw ValidationError("--books: cannot read \(books): \(error.localizedDescription)")
+    }
+    do {
+      return try GutendexEngine(jsonLines: data)
+    } catch {
+      throw ValidationError("--books: \(books) is not Gutendex JSON lines: \(error)")
+    }
+  }
+
   func run() async throws {
-    let handler = try PlaceholderBooksHandler(jsonLines: books)
+    let handler = try Self.engine(books: books)
     let server = LoopbackServer(handler: handler, port: port)
     server.faults = try faultPlan()
     let url = try await server.start()

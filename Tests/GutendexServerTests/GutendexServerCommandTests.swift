@@ -51,36 +51,36 @@ import Testing
     #expect(throws: (any Error).self) { try command.faultPlan() }
   }
 
-  @Test func placeholderServesTheFirstPageOfTheFile() async throws {
-    let handler = try PlaceholderBooksHandler(jsonLines: Self.booksFile())
+  @Test func servesTheBooksFileWithTheEngine() async throws {
+    let handler = try GutendexServerCommand.engine(books: Self.booksFile())
     try await withServer(handler: handler) { _, url in
-      let page = try await makeClient(url).page(BookQuery(search: "ignored", page: 3))
+      let page = try await makeClient(url).page(BookQuery(page: 2))
       #expect(page.count == 34)
-      #expect(page.results.count == 32)
+      #expect(page.results.count == 2)
       #expect(page.next == nil)
-      #expect(page.results.first?.title.hasPrefix("The Declaration of Independence") == true)
-      let missing = await failure { try await makeClient(url).book(id: 1) }
+      let filtered = try await makeClient(url).page(BookQuery(search: "Declaration Independence"))
+      #expect(filtered.results.contains { $0.title.hasPrefix("The Declaration of Independence") })
+      #expect(filtered.count < 34)
+      let missing = await failure { try await makeClient(url).book(id: 999_999_999) }
       #expect(missing?.kind == "http")
     }
   }
 
-  @Test func placeholderWithoutAFileServesAnEmptyCatalogue() async throws {
-    let handler = try PlaceholderBooksHandler(jsonLines: nil)
-    let response = try await handler.send(
-      HTTPRequest(url: try #require(URL(string: "http://127.0.0.1:1/books/"))))
-    #expect(try BookPage.decode(from: response.body) == BookPage(count: 0, results: []))
+  @Test func withoutABooksFileServesTheEmbeddedCatalogue() async throws {
+    let engine = try GutendexServerCommand.engine(books: nil)
+    #expect(engine.bookCount == 76_696)
   }
 
-  @Test func placeholderRefusesUnreadableOrBrokenFiles() throws {
-    #expect(throws: PlaceholderBooksHandler.LoadError.self) {
-      try PlaceholderBooksHandler(jsonLines: "/nonexistent/books.jsonl")
+  @Test func refusesUnreadableOrBrokenBooksFiles() throws {
+    #expect(throws: (any Error).self) {
+      try GutendexServerCommand.engine(books: "/nonexistent/books.jsonl")
     }
     let broken = FileManager.default.temporaryDirectory
       .appending(path: "broken-\(UUID().uuidString).jsonl")
     try Data("{\"id\":1}\nnot json\n".utf8).write(to: broken)
     defer { try? FileManager.default.removeItem(at: broken) }
-    #expect(throws: PlaceholderBooksHandler.LoadError.self) {
-      try PlaceholderBooksHandler(jsonLines: broken.path)
+    #expect(throws: (any Error).self) {
+      try GutendexServerCommand.engine(books: broken.path)
     }
   }
 }
