@@ -359,7 +359,9 @@ final class Delivered<Value: Sendable> {
 }
 
 /// The `CatalogError` thrown by `body`, or nil (recorded as an issue) if it succeeded.
-func catalogError<T>(_ body: () async throws -> T) async -> CatalogError? {
+func catalogError<T>(
+  isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> T
+) async -> CatalogError? {
   do {
     _ = try await body()
     Issue.record("expected a CatalogError, but the call succeeded")
