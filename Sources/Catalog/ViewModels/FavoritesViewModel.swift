@@ -22,7 +22,9 @@ public final class FavoritesViewModel {
     public var notice: String?
 
     /// Pages of ``FavoritesViewModel/pageSize`` favourites (at least 1).
-    public var pageCount: Int { max(1, (count + FavoritesViewModel.pageSize - 1) / FavoritesViewModel.pageSize) }
+    public var pageCount: Int {
+      max(1, (count + FavoritesViewModel.pageSize - 1) / FavoritesViewModel.pageSize)
+    }
   }
 
   /// Favourites shown per page: reading 10,000 snapshots to show 32 would waste the user's time.
@@ -91,8 +93,9 @@ public final class FavoritesViewModel {
   public func remove(rows: [Int]) {
     let favorites = current.favorites
     guard !rows.isEmpty else { return fail(.invalidInput("which rows? e.g. rm 2 or rm 1-3")) }
-    if let bad = rows.first(where: { !(1...max(favorites.count, 1)).contains($0) || favorites.isEmpty })
-    {
+    if let bad = rows.first(where: {
+      !(1...max(favorites.count, 1)).contains($0) || favorites.isEmpty
+    }) {
       return fail(.noSuchRow(row: bad, rowCount: favorites.count))
     }
     remove(ids: rows.map { favorites[$0 - 1].id })
@@ -123,7 +126,8 @@ public final class FavoritesViewModel {
   public func export(to file: URL) throws(CatalogError) {
     do {
       try service.favorites.export(to: file)
-      let count = current.count
+      // The store's count, not the screen's: the list may not have been read yet.
+      let count = try service.favorites.count()
       notice("Exported \(count) \(count == 1 ? "favourite" : "favourites") to \(file.path).")
     } catch {
       fail(.store(error))
@@ -168,7 +172,9 @@ public final class FavoritesViewModel {
 
   private func fail(_ error: CatalogError) {
     state.update {
-      $0.load = error == .cancelled ? .loaded(.favorite(savedAt: $0.lastRefreshed ?? .distantPast)) : .failed(error)
+      $0.load =
+        error == .cancelled
+        ? .loaded(.favorite(savedAt: $0.lastRefreshed ?? .distantPast)) : .failed(error)
       $0.notice = nil
     }
   }
