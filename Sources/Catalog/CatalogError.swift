@@ -33,7 +33,8 @@ extension CatalogError: CustomStringConvertible, LocalizedError {
         ? "there is no row \(row): the list is empty"
         : "there is no row \(row) (rows are 1–\(rowCount))"
     case .invalidInput(let message): message
-    case .notAvailableOffline(let what): "offline, and \(what) is not in the cache or the local catalogue"
+    case .notAvailableOffline(let what):
+      "offline, and \(what) is not in the cache or the local catalogue"
     case .cancelled: "cancelled"
     }
   }

@@ -15,7 +15,8 @@ public final class LocalCatalogue: Sendable {
   private let loaded = Mutex<GutendexClient?>(nil)
 
   public init(
-    name: String, hasSummaries: Bool, makeTransport: @escaping @Sendable () throws -> any Requestable
+    name: String, hasSummaries: Bool,
+    makeTransport: @escaping @Sendable () throws -> any Requestable
   ) {
     self.name = name
     self.hasSummaries = hasSummaries
