@@ -11,6 +11,9 @@ public final class ObservableState<Value: Sendable> {
   /// The current value.
   public private(set) var value: Value
   private let registry = ObserverRegistry<Value>()
+  /// Values set during a delivery, waiting for it to finish.
+  private var pending: [Value] = []
+  private var isDelivering = false
 
   public init(_ value: Value) {
     self.value = value
@@ -29,11 +32,22 @@ public final class ObservableState<Value: Sendable> {
   public var observerCount: Int { registry.count }
 
   /// Changes the value and notifies every observer once.
+  ///
+  /// A change made by an observer during delivery is queued and delivered after the current
+  /// value has reached every observer, so each observer sees the values in the order they
+  /// were set and ends on the current one (a nested delivery would let later observers see
+  /// the newer value first and then the stale one).
   func update(_ change: (inout Value) -> Void) {
     change(&value)
-    let snapshot = value
-    for (id, observer) in registry.entries() where registry.contains(id) {
-      observer(snapshot)
+    pending.append(value)
+    guard !isDelivering else { return }
+    isDelivering = true
+    defer { isDelivering = false }
+    while !pending.isEmpty {
+      let snapshot = pending.removeFirst()
+      for (id, observer) in registry.entries() where registry.contains(id) {
+        observer(snapshot)
+      }
     }
   }
 

@@ -96,7 +96,11 @@ public final class CatalogService: Sendable {
   }
 
   /// Checks whether the server answers, with one small request and no retries.
+  ///
+  /// Simulated offline and local-only mode send nothing and answer false: the user switched
+  /// the server off, so not even a probe may reach it.
   public func probe(timeout: Duration = .seconds(5)) async -> Bool {
+    guard mode != .localOnly, network.current != .simulatedOffline else { return false }
     var probe = client
     probe.retry = .none
     probe.timeout = timeout
@@ -141,7 +145,8 @@ public final class CatalogService: Sendable {
         throw .server(error)
       }
     }
-    network.markOnline()
+    // With no favourites nothing was sent, so nothing is known about the server.
+    if !ids.isEmpty { network.markOnline() }
     do {
       try favorites.applyRefresh(books: books, missingIDs: missing, at: now())
     } catch {
@@ -188,6 +193,9 @@ public final class CatalogService: Sendable {
       // A cancelled prefetch is not a failure worth showing in the request log.
       if case .cancelled = error { throw .cancelled }
       record(url: "local: \(query.encoded)", origin: .local, error: error.description)
+      // Standing in for the server, a page the local catalogue lacks is simply not available
+      // offline; "HTTP 404 from http://localhost/..." would blame a server nobody asked.
+      if reason != nil, case .http(404, _, _) = error { throw .notAvailableOffline("this page") }
       throw CatalogError(error)
     }
   }
@@ -203,10 +211,16 @@ public final class CatalogService: Sendable {
       throw .store(error)
     }
     if let local {
+      let client = try local.client()
       do {
-        let book = try await local.client().book(id: id)
+        let book = try await client.book(id: id)
         return (book, .local(name: local.name))
       } catch {
+        // Standing in for the server, a book the local catalogue lacks is not available
+        // offline; in local-only mode the catalogue is the source, so its 404 stands.
+        if mode != .localOnly, case .http(404, _, _) = error {
+          throw .notAvailableOffline("book \(id)")
+        }
         throw CatalogError(error)
       }
     }

@@ -36,6 +36,7 @@ public final class RequestLog: Sendable {
 
   /// The newest `limit` entries, newest first.
   public func recent(_ limit: Int = 10) -> [Entry] {
-    entries.withLock { Array($0.suffix(limit).reversed()) }
+    // `suffix` traps on a negative length; a negative limit simply asks for nothing.
+    entries.withLock { Array($0.suffix(max(0, limit)).reversed()) }
   }
 }

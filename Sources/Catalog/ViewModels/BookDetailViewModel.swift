@@ -47,6 +47,7 @@ public final class BookDetailViewModel {
   /// Loads a book by id: live, else the saved favourite, else the local catalogue.
   public func load(id: Int) async {
     guard id > 0 else { return fail(.invalidInput("a book id is a positive number, not \(id)")) }
+    let previous = current.load
     state.update { $0.load = .loading }
     do {
       let (book, source) = try await service.book(id: id)
@@ -65,6 +66,8 @@ public final class BookDetailViewModel {
         $0.summaryNeedsNetwork = Self.needsNetwork(book, source: source, service)
       }
     } catch {
+      // A cancelled load changed nothing, so the screen goes back to what it showed.
+      if error == .cancelled { return state.update { $0.load = previous } }
       fail(error)
     }
   }

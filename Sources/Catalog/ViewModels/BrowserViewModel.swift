@@ -1,5 +1,6 @@
 import Foundation
 import Gutendex
+import Synchronization
 
 /// The catalogue browser: a query, the page of books it is on, and the actions to move around.
 ///
@@ -39,7 +40,8 @@ public final class BrowserViewModel {
   /// Whether to prefetch at all (switched off for the benchmark's baseline).
   public var prefetchEnabled: Bool
   private let sleep: @Sendable (Duration) async throws -> Void
-  private var prefetch: (key: String, task: Task<LoadedPage, any Error>)?
+  private var prefetch:
+    (key: String, task: Task<LoadedPage, any Error>, progress: PrefetchProgress)?
   private var visited: [String: LoadedPage] = [:]
   private var visitOrder: [String] = []
   private static let visitedLimit = 16
@@ -123,8 +125,11 @@ public final class BrowserViewModel {
     if let bad = rows.first(where: { !(1...max(items.count, 1)).contains($0) || items.isEmpty }) {
       return fail(.noSuchRow(row: bad, rowCount: items.count))
     }
+    // "f 2 2" means row 2: toggling it twice would silently undo the request.
+    var seen = Set<Int>()
+    let unique = rows.filter { seen.insert($0).inserted }
     do {
-      for row in rows { _ = try service.favorites.toggle(items[row - 1].book) }
+      for row in unique { _ = try service.favorites.toggle(items[row - 1].book) }
     } catch {
       return fail(.store(error))
     }
@@ -182,15 +187,20 @@ public final class BrowserViewModel {
   private func fetch(_ query: BookQuery, key: String) async throws -> LoadedPage {
     if let prefetch, prefetch.key == key {
       self.prefetch = nil
-      // Waiting on the prefetch must stay cancellable (Ctrl-C while it is still in flight).
       let task = prefetch.task
-      let page = await withTaskCancellationHandler {
-        try? await task.value
-      } onCancel: {
+      if prefetch.progress.requested.load(ordering: .acquiring) {
+        // Waiting on the prefetch must stay cancellable (Ctrl-C while it is still in flight).
+        let page = await withTaskCancellationHandler {
+          try? await task.value
+        } onCancel: {
+          task.cancel()
+        }
+        if let page { return page }
+        try Task.checkCancellation()
+      } else {
+        // Still waiting out its delay: asking now is quicker than waiting for the delay.
         task.cancel()
       }
-      if let page { return page }
-      try Task.checkCancellation()
     }
     // Awaited in the caller's task, so cancelling the caller cancels the request too.
     return try await service.page(query)
@@ -240,12 +250,17 @@ public final class BrowserViewModel {
     let service = self.service
     let sleep = self.sleep
     let delay = prefetchDelay
+    let progress = PrefetchProgress()
     prefetch = (
       key,
       Task.detached {
         if delay > .zero { try await sleep(delay) }
+        // An injected sleep may return even when cancelled; a cancelled prefetch sends nothing.
+        try Task.checkCancellation()
+        progress.requested.store(true, ordering: .releasing)
         return try await service.page(next)
-      }
+      },
+      progress
     )
   }
 
@@ -260,5 +275,10 @@ public final class BrowserViewModel {
   /// Waits for the running prefetch, if any, to finish (for tests and benchmarks).
   public func waitForPrefetch() async {
     _ = try? await prefetch?.task.value
+  }
+
+  /// Whether a prefetch has sent its request yet, set from its background task.
+  private final class PrefetchProgress: Sendable {
+    let requested = Atomic(false)
   }
 }

@@ -126,7 +126,8 @@ public final class FavoritesViewModel {
   public func export(to file: URL) throws(CatalogError) {
     do {
       try service.favorites.export(to: file)
-      let count = current.count
+      // The store's count, not the screen's: the list may not have been read yet.
+      let count = try service.favorites.count()
       notice("Exported \(count) \(count == 1 ? "favourite" : "favourites") to \(file.path).")
     } catch {
       fail(.store(error))
