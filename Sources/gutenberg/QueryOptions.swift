@@ -15,10 +15,11 @@ struct QueryOptions: ParsableArguments {
   @Option(help: "Subject or bookshelf containing this text, e.g. 'science fiction'.")
   var topic: String?
 
-  @Option(help: "Some author alive in or after this year (negative for BCE).")
+  // `.unconditional` so that a BCE year such as -750 is read as the value, not as an option.
+  @Option(parsing: .unconditional, help: "Some author alive in or after this year (-750 is BCE).")
   var authorYearStart: Int?
 
-  @Option(help: "Some author alive in or before this year (negative for BCE).")
+  @Option(parsing: .unconditional, help: "Some author alive in or before this year (-750 is BCE).")
   var authorYearEnd: Int?
 
   @Option(help: "Copyright status: yes, no or unknown; repeat for several.")

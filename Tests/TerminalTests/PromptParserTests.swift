@@ -1,0 +1,78 @@
+import Gutendex
+import Testing
+
+@testable import Terminal
+
+/// The interactive prompt's grammar: forgiving about spacing and keyword case, strict about
+/// numbers, and one helpful sentence for anything it cannot understand.
+@Suite struct PromptParserTests {
+  let parser = PromptParser()
+
+  @Test(arguments: [
+    ("", PromptCommand.next), ("n", .next), ("  next  ", .next), ("p", .previous),
+    ("b", .previous), ("g 3", .goTo(page: 3)), ("go 12", .goTo(page: 12)),
+    ("7", .details(row: 7)), ("f 3", .toggleFavorites(rows: [3])),
+    ("f 1 3 5", .toggleFavorites(rows: [1, 3, 5])), ("f 2-4", .toggleFavorites(rows: [2, 3, 4])),
+    ("f 2,3 3", .toggleFavorites(rows: [2, 3])), ("F", .favorites),
+    ("/ great expectations", .search("great expectations")), ("/dickens", .search("dickens")),
+    ("/", .search(nil)), ("lang en, FR", .languages(["en", "fr"])), ("lang", .languages([])),
+    ("topic science fiction", .topic("science fiction")), ("topic", .topic(nil)),
+    ("years 1800 1900", .years(from: 1800, to: 1900)),
+    ("years -750 -", .years(from: -750, to: nil)),
+    ("copyright yes", .copyright([.copyrighted])), ("copyright no", .copyright([.publicDomain])),
+    ("copyright any", .copyright([])), ("sort Descending", .sort(.descending)),
+    ("reset", .reset), ("r", .refresh), ("links 2", .links(row: 2)), ("links", .links(row: nil)),
+    ("offline on", .offline(true)), ("OFFLINE off", .offline(false)),
+    ("export", .export(path: nil)), ("export /tmp/f.json", .export(path: "/tmp/f.json")),
+    ("import x.json", .importFile(path: "x.json")), ("s", .status), ("?", .help), ("h", .help),
+    ("q", .quit), ("QUIT", .quit),
+  ])
+  func understands(_ line: String, _ command: PromptCommand) throws {
+    #expect(try parser.parse(line, context: .browse) == command)
+  }
+
+  @Test func screensChangeWhatSomeKeysMean() throws {
+    #expect(try parser.parse("", context: .details) == .back)
+    #expect(try parser.parse("b", context: .favorites) == .back)
+    #expect(try parser.parse("f", context: .details) == .toggleFavorites(rows: []))
+    #expect(try parser.parse("sort title", context: .favorites) == .favoritesOrder("title"))
+    #expect(try parser.parse("rm 1-2", context: .favorites) == .removeFavorites(rows: [1, 2]))
+  }
+
+  @Test(arguments: [
+    ("xyz", "unknown command 'xyz' — type ? for help"),
+    ("g", "usage: g N (go to page N)"),
+    ("g 0", "page numbers start at 1"),
+    ("g -2", "'-2' is not a page number"),
+    ("g 99999999999999999999999", "page 99999999999999999999… is too large"),
+    ("f", "usage: f N, f 1 3 5 or f 2-4 (toggle favourites)"),
+    ("f 4-2", "'4-2' is not a range (write the smaller row first)"),
+    ("f 1-5000", "range '1-5000' is too long"),
+    ("lang e1", "'e1' is not a language code (use codes such as en, fr, enm)"),
+    ("years 1900 1800", "years: FROM (1900) is after TO (1800)"),
+    ("years abc 1", "'abc' is not a year (use e.g. 1850, -750 for 750 BCE, or -)"),
+    ("copyright maybe", "copyright takes yes, no, unknown or any, not 'maybe'"),
+    ("sort random", "sort takes popular, ascending or descending, not 'random'"),
+    ("n 3", "'n' takes no arguments"),
+    ("offline maybe", "usage: offline on|off (simulate having no network)"),
+  ])
+  func explainsWhatIsWrong(_ line: String, _ message: String) {
+    #expect(throws: PromptParser.Failure(message: message)) {
+      try parser.parse(line, context: .browse)
+    }
+  }
+
+  @Test func hostileAndOddLinesNeverCrash() {
+    var generator = SystemRandomNumberGenerator()
+    let alphabet = Array("nfpg/ 0123456789-,?\u{1B}[]\u{0}\u{7F}\u{202E}éあ\t")
+    for _ in 0..<2_000 {
+      let length = Int.random(in: 0..<80, using: &generator)
+      let line = String((0..<length).map { _ in alphabet.randomElement(using: &generator)! })
+      // Every line is either understood or refused with a message; neither may trap.
+      switch Result(catching: { try parser.parse(line) }) {
+      case .success: continue
+      case .failure(let error): #expect(!String(describing: error).isEmpty)
+      }
+    }
+  }
+}
