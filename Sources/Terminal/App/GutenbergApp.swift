@@ -57,12 +57,29 @@ public final class GutenbergApp {
     let local = LocalCatalogue(
       name: "embedded catalogue of \(EmbeddedCatalogue.snapshotDate)", hasSummaries: false,
       makeTransport: { try EmbeddedCatalogue.load() })
+    // --verbose: one line per request on standard error (what was asked, how it ended, how long).
+    let observer = options.verbose ? Self.requestPrinter(output) : nil
     let client = GutendexClient(
       server: server, transport: URLSessionTransport(),
-      timeout: .milliseconds(Int64(seconds * 1000)))
+      timeout: .milliseconds(Int64(seconds * 1000)), observer: observer)
     service = CatalogService(
       client: client, favorites: favorites, cache: cache, local: local, mode: mode)
     if options.offline { service.network.simulateOffline(true) }
+  }
+
+  static func requestPrinter(_ output: TerminalOutput) -> @Sendable (RequestEvent) -> Void {
+    { event in
+      let outcome: String
+      if let error = event.error {
+        outcome = "failed: \(error.description)"
+      } else {
+        outcome = "HTTP \(event.status ?? 0)"
+      }
+      let milliseconds = Int(event.duration / .milliseconds(1))
+      output.printError(
+        "request: GET \(event.url.absoluteString) → \(outcome) (\(milliseconds) ms, attempt "
+          + "\(event.attempt))")
+    }
   }
 
   static func location(options: AppOptions) -> StoreLocation {

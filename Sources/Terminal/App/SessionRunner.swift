@@ -54,9 +54,12 @@ public final class SessionRunner {
     _ body: @escaping @MainActor (InteractiveSession) async -> Result
   ) async -> Result {
     let session = self.session
-    let task = Task { @MainActor in await body(session) }
-    interrupts.begin { task.cancel() }
     let output = self.output
+    let task = Task { @MainActor in await body(session) }
+    interrupts.begin {
+      task.cancel()
+      output.printError("cancelled")
+    }
     let delay = progressDelay
     let progress = Task {
       try await Task.sleep(for: delay)
