@@ -75,9 +75,14 @@ let package = Package(
     .testTarget(
       name: "TerminalTests", dependencies: ["Terminal", "gutenberg", "Gutendex"],
       resources: [.copy("Fixtures")]),
+    // Runs the real `gutenberg` binary (built because it is a dependency) against a loopback server.
     .testTarget(
-      name: "EndToEndTests", dependencies: ["GutendexServer", "GutendexEngine", "Catalog"]),
+      name: "EndToEndTests",
+      dependencies: ["gutenberg", "Gutendex", "GutendexServer", "GutendexEngine"],
+      resources: [.copy("Fixtures")]),
     .testTarget(
-      name: "FaultMatrixTests", dependencies: ["GutendexServer", "GutendexEngine", "Catalog"]),
+      name: "FaultMatrixTests",
+      dependencies: ["gutenberg", "Gutendex", "GutendexServer", "GutendexEngine"],
+      resources: [.copy("Fixtures")]),
   ]
 )

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import Terminal
 
 /// `gutenberg`: browse the Project Gutenberg catalogue from any terminal.
@@ -24,4 +25,26 @@ struct Gutenberg: AsyncParsableCommand {
     ],
     defaultSubcommand: Browse.self
   )
+
+  /// Runs the command; a usage error is one `error:` line and exit 64, like every other failure
+  /// (ArgumentParser's default prints "Error:" plus a usage block over several lines).
+  static func main() async {
+    do {
+      var command = try parseAsRoot()
+      if var asyncCommand = command as? AsyncParsableCommand {
+        try await asyncCommand.run()
+      } else {
+        try command.run()
+      }
+    } catch {
+      let text = message(for: error)
+      // Help, --version and our own exit codes (already explained on stderr) exit as usual.
+      guard exitCode(for: error) == .validationFailure, !text.isEmpty else {
+        exit(withError: error)
+      }
+      let first = text.split(separator: "\n").first.map(String.init) ?? text
+      FileHandle.standardError.write(Data("error: \(first) (see --help)\n".utf8))
+      exit(withError: ExitCode.validationFailure)
+    }
+  }
 }

@@ -1,0 +1,35 @@
+import Foundation
+import Testing
+
+/// Command-line mistakes: exit 64 and exactly one `error:` line on standard error.
+@Suite(.serialized)
+struct UsageTests {
+  @Test(arguments: [
+    ["list", "--bogus"], ["list", "--page", "0"], ["show", "abc"], ["show", "0"],
+    ["list", "--copyright", "maybe"], ["--timeout", "0"], ["list", "--language", "e1"],
+    ["frobnicate"], ["list", "--server", "ftp://example.invalid"],
+  ])
+  func usageErrorsExit64WithOneLine(arguments: [String]) async throws {
+    let app = try Gutenberg()
+    defer { app.cleanUp() }
+
+    let run = try await app.run(arguments + ["--source", "embedded"])
+
+    #expect(run.status == 64, "\(arguments): \(run)")
+    #expect(run.errLines.count == 1, "\(arguments): \(run)")
+    #expect(run.err.hasPrefix("error: "), "\(arguments): \(run)")
+    #expect(run.stdout.isEmpty, "\(arguments): \(run)")
+  }
+
+  @Test(arguments: [["--help"], ["list", "--help"], ["favorites", "--help"], ["--version"]])
+  func helpAndVersionExit0(arguments: [String]) async throws {
+    let app = try Gutenberg()
+    defer { app.cleanUp() }
+
+    let run = try await app.run(arguments)
+
+    #expect(run.status == 0, "\(run)")
+    #expect(run.err.isEmpty, "\(run)")
+    #expect(!run.stdout.isEmpty)
+  }
+}
