@@ -56,7 +56,7 @@ public final class GutenbergApp {
       (options.source ?? sourceText ?? .auto) == .embedded ? .localOnly : .automatic
     let local = LocalCatalogue(
       name: "embedded catalogue of \(EmbeddedCatalogue.snapshotDate)", hasSummaries: false,
-      makeTransport: { try EmbeddedCatalogue.load() })
+      makeTransport: { EmbeddedTransport() })
     let client = GutendexClient(
       server: server, transport: URLSessionTransport(),
       timeout: .milliseconds(Int64(seconds * 1000)))
