@@ -14,7 +14,11 @@ struct ChildProcess {
   struct Outcome: Sendable {
     /// Wall time from just before `posix_spawn` to the child's exit being reaped.
     var seconds: Double
-    /// The child's peak resident set size (`ru_maxrss`), in bytes.
+    /// The child's peak resident set size in bytes: the last `VmHWM` read from
+    /// `/proc/<pid>/status` while it ran (``runPolling(timeout:)`` only; nan otherwise).
+    ///
+    /// Not `ru_maxrss`: after `posix_spawn` (which shares this process's memory until `exec`)
+    /// Linux carries the spawning process's peak over into the child's `ru_maxrss`.
     var peakRSS: Double
     var exitStatus: Int32
   }
@@ -44,7 +48,7 @@ struct ChildProcess {
       guard errno == EINTR else { throw BenchError("wait4 failed: errno \(errno)") }
     }
     let seconds = Stopwatch.seconds(ContinuousClock.now - start)
-    return Outcome(seconds: seconds, peakRSS: Double(usage.ru_maxrss) * 1024, exitStatus: status)
+    return Outcome(seconds: seconds, peakRSS: .nan, exitStatus: status)
   }
 
   /// Runs the child, checking for its end every few milliseconds so the caller's actors (a
@@ -54,7 +58,11 @@ struct ChildProcess {
     let pid = try spawn()
     var status: Int32 = 0
     var usage = rusage()
+    var peak = Double.nan
     while true {
+      // VmHWM only grows, so the last value read before the exit is the peak (short of the
+      // last few milliseconds, when the process is tearing down).
+      if let highWater = Self.highWaterMark(pid) { peak = highWater }
       let reaped = wait4(pid, &status, WNOHANG, &usage)
       if reaped == pid { break }
       if reaped < 0, errno != EINTR { throw BenchError("wait4 failed: errno \(errno)") }
@@ -66,7 +74,16 @@ struct ChildProcess {
       try await Task.sleep(for: .milliseconds(5))
     }
     let seconds = Stopwatch.seconds(ContinuousClock.now - start)
-    return Outcome(seconds: seconds, peakRSS: Double(usage.ru_maxrss) * 1024, exitStatus: status)
+    return Outcome(seconds: seconds, peakRSS: peak, exitStatus: status)
+  }
+
+  /// `VmHWM` of a running process, in bytes; nil once it has exited (or before `exec`).
+  static func highWaterMark(_ pid: pid_t) -> Double? {
+    guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+      let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+      let kilobytes = line.split(separator: " ").dropFirst().first.flatMap({ Double($0) })
+    else { return nil }
+    return kilobytes * 1024
   }
 
   private func spawn() throws -> pid_t {

@@ -20,4 +20,10 @@ enum Machine {
     return
       "\(ProcessInfo.processInfo.activeProcessorCount) cores, \(cpu), \(memory) RAM, \(build)"
   }
+
+  /// The 1-minute load average: above the core count, other work competed with the bench.
+  static var loadAverage: String {
+    (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?
+      .split(separator: " ").first.map(String.init) ?? "unknown"
+  }
 }

@@ -84,7 +84,9 @@ enum ProcessBenchmarks {
     let binaries = context.binaries
     var helloRSS = Samples()
     for _ in 0..<3 {
-      helloRSS.append(try ChildProcess(executable: binaries.hello, arguments: []).run().peakRSS)
+      let outcome = try await ChildProcess(executable: binaries.hello, arguments: ["--linger"])
+        .runPolling(timeout: .seconds(10))
+      helloRSS.append(outcome.peakRSS)
     }
     var rows: [ResultRow] = []
     for pages in [100, 500, 1000] {

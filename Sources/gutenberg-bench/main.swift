@@ -46,9 +46,11 @@ func runAll() async throws -> [ResultRow] {
 
 do {
   let started = ContinuousClock.now
+  let loadBefore = Machine.loadAverage
   let rows = try await runAll()
   let seconds = Stopwatch.seconds(ContinuousClock.now - started)
   print("Machine: \(Machine.description)")
+  print("Load average (1 min) before / after the run: \(loadBefore) / \(Machine.loadAverage)")
   print("")
   print(ResultRow.table(rows))
   print("")
