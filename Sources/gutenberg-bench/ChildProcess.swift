@@ -96,8 +96,7 @@ struct ChildProcess {
     let argv = ([executable] + arguments).map { strdup($0) }
     let envp = environment.map { strdup("\($0.key)=\($0.value)") }
     defer {
-      argv.forEach { free($0) }
-      envp.forEach { free($0) }
+      for pointer in argv + envp { free(pointer) }
     }
     var pid: pid_t = 0
     let result = posix_spawn(&pid, executable, &actions, nil, argv + [nil], envp + [nil])

@@ -103,7 +103,8 @@ enum FavoritesBenchmark {
       ResultRow(
         figure: "5. favourites 10,000: export all", unit: .seconds, samples: export,
         baselineName: "write+fsync same bytes", baseline: write, target: .atMost(0.300),
-        note: String(format: "export document %.1f MB", try Double(Data(contentsOf: exportFile).count) / 1e6)),
+        note: String(
+          format: "export document %.1f MB", try Double(Data(contentsOf: exportFile).count) / 1e6)),
       ResultRow(
         figure: "5. favourites 10,000: durable toggle", unit: .seconds, samples: toggle,
         baselineName: "raw SQLite insert", baseline: insert, target: .atMost(0.005)),

@@ -105,7 +105,8 @@ enum ProcessBenchmarks {
       ).runPolling(timeout: .seconds(600))
       let requests = context.server.requestCount - before
       let text = (try? String(contentsOfFile: screens, encoding: .utf8)) ?? ""
-      guard outcome.exitStatus == 0, requests >= pages, text.contains("page \(TextFormat.grouped(pages + 1)) of ")
+      guard outcome.exitStatus == 0, requests >= pages,
+        text.contains("page \(TextFormat.grouped(pages + 1)) of ")
       else {
         throw BenchError(
           "browse of \(pages) pages failed (status \(outcome.exitStatus), \(requests) requests)")

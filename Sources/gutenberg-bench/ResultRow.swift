@@ -80,7 +80,9 @@ struct ResultRow: Sendable {
     let all = [headers] + rows.map(\.cells)
     var widths = Array(repeating: 0, count: headers.count)
     for cells in all {
-      for (index, cell) in cells.enumerated() { widths[index] = Swift.max(widths[index], cell.count) }
+      for (index, cell) in cells.enumerated() {
+        widths[index] = Swift.max(widths[index], cell.count)
+      }
     }
     func line(_ cells: [String]) -> String {
       "| "

@@ -42,7 +42,8 @@ enum SearchBenchmark {
         let one = try await Stopwatch.time { counts.append(try await direct.page(query).count) }
         let other = try await Stopwatch.time { counts.append(try await http.page(query).count) }
         guard counts[0] == counts[1], counts[0] > 0 else {
-          throw BenchError("\(query.encoded): \(counts[0]) books in process, \(counts[1]) over HTTP")
+          throw BenchError(
+            "\(query.encoded): \(counts[0]) books in process, \(counts[1]) over HTTP")
         }
         if round > 0 {
           engineTimes.append(one)
