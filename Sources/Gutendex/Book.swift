@@ -57,6 +57,7 @@ public struct Book: Sendable, Hashable, Identifiable {
   ///
   /// - Parameter path: the JSON path of this book in a larger document, for error messages.
   public static func decode(from data: Data, path: String = "") throws(BookDecodingError) -> Book {
+    if let book = decodeFast(data) { return book }
     do {
       var book = try JSONDecoder().decode(Book.self, from: data)
       book.rawJSON = data

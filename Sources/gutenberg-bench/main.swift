@@ -1,1 +1,67 @@
-print("gutenberg-bench: not yet wired")
+// gutenberg-bench: every figure of BENCHMARKS.md, each next to a baseline from the same run.
+//
+// Usage: swift run -c release gutenberg-bench [--quick] [--no-build] [--only 1,3,...]
+// Talks only to 127.0.0.1 (a loopback server in this process); every loop is bounded.
+import Foundation
+import GutendexEngine
+import GutendexServer
+
+let arguments = CommandLine.arguments.dropFirst()
+let quick = arguments.contains("--quick")
+let only: Set<Int> =
+  arguments.firstIndex(of: "--only").flatMap { index in
+    arguments.index(after: index) < arguments.endIndex
+      ? Set(arguments[arguments.index(after: index)].split(separator: ",").compactMap { Int($0) })
+      : nil
+  } ?? Set(1...6)
+
+func runAll() async throws -> [ResultRow] {
+  let binaries = try Binaries.locate(build: !arguments.contains("--no-build"))
+  Report.progress("loading the embedded catalogue")
+  let engine = try EmbeddedCatalogue.load()
+  let server = LoopbackServer(handler: engine)
+  let url = try await server.start()
+  let scratch = FileManager.default.temporaryDirectory
+    .appendingPathComponent("gutenberg-bench-\(getpid())", isDirectory: true)
+  try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+  defer { try? FileManager.default.removeItem(at: scratch) }
+  let context = BenchContext(
+    engine: engine, server: server, url: url, scratch: scratch, binaries: binaries,
+    scale: quick ? 0.3 : 1)
+  var rows: [ResultRow] = []
+  do {
+    if only.contains(1) { rows += try await NextPageBenchmark.run(context) }
+    if only.contains(2) { rows += try await ProcessBenchmarks.coldStart(context).rows }
+    if only.contains(3) { rows += try DecodeBenchmark.run(context) }
+    if only.contains(4) { rows += try await ProcessBenchmarks.memory(context) }
+    if only.contains(5) { rows += try await FavoritesBenchmark.run(context) }
+    if only.contains(6) { rows += try await SearchBenchmark.run(context) }
+  } catch {
+    await server.stop()
+    throw error
+  }
+  await server.stop()
+  return rows
+}
+
+do {
+  let started = ContinuousClock.now
+  let loadBefore = Machine.loadAverage
+  let rows = try await runAll()
+  let seconds = Stopwatch.seconds(ContinuousClock.now - started)
+  print("Machine: \(Machine.description)")
+  print("Load average (1 min) before / after the run: \(loadBefore) / \(Machine.loadAverage)")
+  print("")
+  print(ResultRow.table(rows))
+  print("")
+  print("ratio = median / baseline median. Notes:")
+  for row in rows {
+    if let note = row.note { print("- \(row.figure): \(note)") }
+  }
+  print(String(format: "- whole run: %.0f s", seconds))
+  let missed = rows.filter { $0.met == false }.map(\.figure)
+  print(missed.isEmpty ? "All targets met." : "Targets missed: \(missed.joined(separator: "; "))")
+} catch {
+  Report.progress("error: \(error)")
+  exit(1)
+}

@@ -56,7 +56,7 @@ public final class GutenbergApp {
       (options.source ?? sourceText ?? .auto) == .embedded ? .localOnly : .automatic
     let local = LocalCatalogue(
       name: "embedded catalogue of \(EmbeddedCatalogue.snapshotDate)", hasSummaries: false,
-      makeTransport: { try EmbeddedCatalogue.load() })
+      makeTransport: { EmbeddedTransport() })
     // --verbose: one line per request on standard error (what was asked, how it ended, how long).
     let observer = options.verbose ? Self.requestPrinter(output) : nil
     let client = GutendexClient(

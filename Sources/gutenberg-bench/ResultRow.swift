@@ -1,0 +1,97 @@
+import Foundation
+
+/// One line of the results table: a figure, its samples, the baseline's, and the target.
+struct ResultRow: Sendable {
+  /// What a value is, for formatting.
+  enum Unit: Sendable {
+    case seconds, bytes
+  }
+
+  /// The target a median must meet (at most), if the figure has one.
+  enum Target: Sendable {
+    case none
+    case atMost(Double)
+    /// At most this value and at least this many times better than the baseline.
+    case atMostAndRatio(Double, Double)
+  }
+
+  var figure: String
+  var unit: Unit
+  var samples: Samples
+  var baselineName: String
+  var baseline: Samples
+  var target: Target
+  /// Extra facts shown under the table (throughput, page counts).
+  var note: String?
+
+  /// How many times the figure's median is the baseline's (>1 means slower than the baseline).
+  var ratio: Double { samples.median / baseline.median }
+
+  var met: Bool? {
+    switch target {
+    case .none: nil
+    case .atMost(let limit): samples.median <= limit
+    case .atMostAndRatio(let limit, let times):
+      samples.median <= limit && baseline.median / samples.median >= times
+    }
+  }
+
+  func format(_ value: Double) -> String {
+    guard value.isFinite else { return "-" }
+    switch unit {
+    case .seconds:
+      if value < 0.001 { return String(format: "%.1f µs", value * 1e6) }
+      if value < 1 { return String(format: "%.2f ms", value * 1e3) }
+      return String(format: "%.2f s", value)
+    case .bytes:
+      return String(format: "%.1f MiB", value / 1_048_576)
+    }
+  }
+
+  var targetText: String {
+    switch target {
+    case .none: "-"
+    case .atMost(let limit): "<= \(format(limit))"
+    case .atMostAndRatio(let limit, let times): "<= \(format(limit)), ratio <= 1/\(Int(times))"
+    }
+  }
+
+  var cells: [String] {
+    let metText: String =
+      switch met {
+      case nil: "n/a"
+      case true?: "yes"
+      case false?: "NO"
+      }
+    return [
+      figure, "\(samples.count)", format(samples.median), format(samples.p90),
+      "\(format(samples.min)) – \(format(samples.max))",
+      "\(baselineName): \(format(baseline.median))", String(format: "%.2fx", ratio), targetText,
+      metText,
+    ]
+  }
+
+  static let headers = [
+    "figure", "n", "median", "p90", "min – max", "baseline (median)", "ratio", "target", "met?",
+  ]
+
+  /// The rows as a Markdown table (also readable as plain text).
+  static func table(_ rows: [ResultRow]) -> String {
+    let all = [headers] + rows.map(\.cells)
+    var widths = Array(repeating: 0, count: headers.count)
+    for cells in all {
+      for (index, cell) in cells.enumerated() {
+        widths[index] = Swift.max(widths[index], cell.count)
+      }
+    }
+    func line(_ cells: [String]) -> String {
+      "| "
+        + cells.enumerated().map { index, cell in
+          cell + String(repeating: " ", count: widths[index] - cell.count)
+        }.joined(separator: " | ") + " |"
+    }
+    var lines = [line(headers), line(widths.map { String(repeating: "-", count: $0) })]
+    lines += rows.map { line($0.cells) }
+    return lines.joined(separator: "\n")
+  }
+}
