@@ -27,6 +27,12 @@ struct ResultRow: Sendable {
   /// How many times the figure's median is the baseline's (>1 means slower than the baseline).
   var ratio: Double { samples.median / baseline.median }
 
+  /// `2.04x`, or `1/290x` for ratios far below 1 (a speed-up over the baseline).
+  var ratioText: String {
+    guard ratio.isFinite, ratio > 0 else { return "-" }
+    return ratio < 0.1 ? "1/\(Int((1 / ratio).rounded()))x" : String(format: "%.2fx", ratio)
+  }
+
   var met: Bool? {
     switch target {
     case .none: nil
@@ -66,7 +72,7 @@ struct ResultRow: Sendable {
     return [
       figure, "\(samples.count)", format(samples.median), format(samples.p90),
       "\(format(samples.min)) – \(format(samples.max))",
-      "\(baselineName): \(format(baseline.median))", String(format: "%.2fx", ratio), targetText,
+      "\(baselineName): \(format(baseline.median))", ratioText, targetText,
       metText,
     ]
   }

@@ -31,8 +31,8 @@ enum SearchBenchmark {
   static func run(_ context: BenchContext) async throws -> [ResultRow] {
     let rounds = context.count(5)
     Report.progress("figure 6: \(queries.count) queries × \(rounds) rounds, direct and over HTTP")
-    let direct = GutendexClient(
-      server: URL(string: "http://localhost")!, transport: context.engine, retry: .none)
+    guard let local = URL(string: "http://localhost") else { throw BenchError("bad URL") }
+    let direct = GutendexClient(server: local, transport: context.engine, retry: .none)
     let http = GutendexClient(server: context.url, transport: URLSessionTransport(), retry: .none)
     var engineTimes = Samples()
     var httpTimes = Samples()

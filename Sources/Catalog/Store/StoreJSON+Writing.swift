@@ -19,6 +19,16 @@ extension StoreJSON {
   /// Writes `text` as a JSON string literal, escaping only what JSON requires.
   static func writeString(_ text: String, to out: inout [UInt8]) {
     out.append(UInt8(ascii: "\""))
+    // Most strings need no escape: copy their bytes whole instead of one by one.
+    var text = text
+    let plain = text.withUTF8 { buffer in
+      guard !buffer.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) else {
+        return false
+      }
+      out.append(contentsOf: buffer)
+      return true
+    }
+    if plain { return out.append(UInt8(ascii: "\"")) }
     for byte in text.utf8 {
       switch byte {
       case UInt8(ascii: "\""): out.append(contentsOf: [0x5C, 0x22])
@@ -80,11 +90,17 @@ extension StoreJSON {
 
   /// Members ordered by key bytes; equal keys keep their document order.
   private static func sorted(_ members: [Member]) -> [Member] {
-    members.enumerated().sorted { left, right in
-      if left.element.key.utf8.elementsEqual(right.element.key.utf8) {
-        return left.offset < right.offset
+    // Sort positions, not members (moving members costs reference counting). For ASCII keys,
+    // String's own comparison is byte order and much faster than comparing UTF-8 views.
+    let ascii = members.allSatisfy { $0.key.utf8.allSatisfy { $0 < 0x80 } }
+    let order = members.indices.sorted { left, right in
+      let (leftKey, rightKey) = (members[left].key, members[right].key)
+      if ascii {
+        return leftKey == rightKey ? left < right : leftKey < rightKey
       }
-      return left.element.key.utf8.lexicographicallyPrecedes(right.element.key.utf8)
-    }.map(\.element)
+      if leftKey.utf8.elementsEqual(rightKey.utf8) { return left < right }
+      return leftKey.utf8.lexicographicallyPrecedes(rightKey.utf8)
+    }
+    return order.map { members[$0] }
   }
 }

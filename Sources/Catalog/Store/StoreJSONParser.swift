@@ -188,6 +188,19 @@ struct StoreJSONParser {
   private mutating func parseString() throws(Failure) -> String {
     let start = index
     index += 1
+    // Most strings have no escape and are ASCII: make them straight from the input.
+    var end = index
+    var ascii = true
+    while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\"),
+      bytes[end] >= 0x20
+    {
+      if bytes[end] >= 0x80 { ascii = false }
+      end += 1
+    }
+    if ascii, end < bytes.count, bytes[end] == UInt8(ascii: "\"") {
+      index = end + 1
+      return String(decoding: bytes[(start + 1)..<end], as: UTF8.self)
+    }
     var buffer: [UInt8] = []
     var runStart = index
     while true {
