@@ -161,6 +161,7 @@ public final class LoopbackServer: Sendable {
           continue
         }
         state.withLock { $0.connections += 1 }
+        try? client.socket.setValue(true, for: NoDelaySocketOption())
         group.addTask {
           var connection = Connection(server: self, socket: client, port: port)
           await connection.run()
