@@ -30,7 +30,12 @@ public final class URLSessionTransport: Requestable {
   }
 
   deinit {
-    session.invalidateAndCancel()
+    // After the cancels already queued: invalidateAndCancel racing the cancel of a task that
+    // overflowed the body limit crashed swift-corelibs-foundation ("Trying to access a
+    // behaviour for a task that in not in the registry"), 1 run in 10 of `gutenberg list` on a
+    // 100 MB stream.
+    let session = self.session
+    Delegate.cancelQueue.async { session.invalidateAndCancel() }
   }
 
   public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
@@ -49,7 +54,7 @@ public final class URLSessionTransport: Requestable {
         delegate.start(task, limit: limit, timeout: timeout, continuation: continuation)
       }
     } onCancel: {
-      task.cancel()
+      Delegate.cancel(task)
     }
   }
 
@@ -125,9 +130,13 @@ public final class URLSessionTransport: Requestable {
 
     /// Cancels off the delegate queue: `cancel()` waits on the task's work queue, which can be
     /// waiting on this queue (seen as a hang on Linux).
-    private static func cancel(_ task: URLSessionTask) {
-      DispatchQueue.global().async { task.cancel() }
+    static func cancel(_ task: URLSessionTask) {
+      cancelQueue.async { task.cancel() }
     }
+
+    /// Every cancel runs here, one at a time, and so does the session's final
+    /// `invalidateAndCancel` (see deinit).
+    static let cancelQueue = DispatchQueue(label: "URLSessionTransport.cancel")
 
     func urlSession(
       _ session: URLSession, task: URLSessionTask,

@@ -37,15 +37,18 @@ public enum TextWrapper {
         continue
       }
       // Too long for any line: fill this one, then whole lines, and keep the tail open.
-      var rest = word
-      while !rest.isEmpty {
-        let room = max(1, width - used)
-        let head = DisplayWidth.chunks(rest, toCells: room).first ?? rest
-        line += head
-        used += DisplayWidth.cells(head)
+      // The word is cut in two passes, not one line at a time: re-chunking and copying the
+      // rest for every line made a 200 KB word (a URL in an error) take seconds.
+      let head = DisplayWidth.chunks(word, toCells: max(1, width - used)).first ?? word
+      line += head
+      used += DisplayWidth.cells(head)
+      lineHasWord = true
+      let rest = String(word.dropFirst(head.count))
+      for piece in DisplayWidth.chunks(rest, toCells: max(1, width - DisplayWidth.cells(prefix))) {
+        startLine()
+        line += piece
+        used += DisplayWidth.cells(piece)
         lineHasWord = true
-        rest = String(rest.dropFirst(head.count))
-        if !rest.isEmpty { startLine() }
       }
     }
     if lineHasWord || lines.isEmpty { lines.append(line) }
