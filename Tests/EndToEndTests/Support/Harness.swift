@@ -16,6 +16,12 @@ struct Gutenberg {
     var status: Int32? { exit.code }
     var out: String { String(decoding: stdout, as: UTF8.self) }
     var err: String { String(decoding: stderr, as: UTF8.self) }
+    /// Standard output without colour codes and with wrapped lines joined again (a wrapped
+    /// line goes on indented), to find a message whatever the terminal width.
+    var unwrapped: String {
+      out.replacingOccurrences(of: "\u{1B}\\[[0-9;]*m", with: "", options: .regularExpression)
+        .replacingOccurrences(of: "\n +", with: " ", options: .regularExpression)
+    }
     /// The non-empty lines of standard error.
     var errLines: [String] { err.split(separator: "\n").map(String.init) }
     /// The non-empty lines of standard output.
@@ -66,9 +72,14 @@ struct Gutenberg {
     return environment
   }
 
-  /// Starts the binary; the caller feeds it and waits for it.
-  func start(_ arguments: [String]) throws -> ChildProcess {
-    try ChildProcess(executable: Self.binary, arguments: arguments, environment: environment)
+  /// Starts the binary in ``root`` (so an `export` without a path lands there); the caller
+  /// feeds it and waits for it. `shellPrefix` runs first in the same shell, which then execs
+  /// the binary under the same pid (e.g. `ulimit -f 1`).
+  func start(_ arguments: [String], shellPrefix: String = "") throws -> ChildProcess {
+    let script = shellPrefix + #"cd "$1" || exit 127; shift; exec "$@""#
+    return try ChildProcess(
+      executable: "/bin/sh", arguments: ["-c", script, "sh", root.path, Self.binary] + arguments,
+      environment: environment)
   }
 
   /// Runs the binary to the end with `input` on standard input.
@@ -79,9 +90,10 @@ struct Gutenberg {
   }
 
   func run(
-    _ arguments: [String], inputData: Data, timeout: Duration = .seconds(60)
+    _ arguments: [String], inputData: Data, shellPrefix: String = "",
+    timeout: Duration = .seconds(60)
   ) async throws -> Run {
-    let child = try start(arguments)
+    let child = try start(arguments, shellPrefix: shellPrefix)
     await child.write(inputData)
     child.closeInput()
     let exit = await child.wait(timeout: timeout)

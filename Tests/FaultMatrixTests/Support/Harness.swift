@@ -1,0 +1,178 @@
+import Foundation
+import Gutendex
+import GutendexEngine
+import GutendexServer
+import Testing
+
+/// The built `gutenberg` binary, run as a user would: its own data directory, a clean
+/// environment (no inherited `GUTENDEX_URL`), `NO_COLOR=1`, `COLUMNS=100`, and a deadline.
+struct Gutenberg {
+  /// What one run printed and how it ended.
+  struct Run: Sendable, CustomStringConvertible {
+    var exit: ChildProcess.Exit
+    var stdout: Data
+    var stderr: Data
+
+    var status: Int32? { exit.code }
+    var out: String { String(decoding: stdout, as: UTF8.self) }
+    var err: String { String(decoding: stderr, as: UTF8.self) }
+    /// Standard output without colour codes and with wrapped lines joined again (a wrapped
+    /// line goes on indented), to find a message whatever the terminal width.
+    var unwrapped: String {
+      out.replacingOccurrences(of: "\u{1B}\\[[0-9;]*m", with: "", options: .regularExpression)
+        .replacingOccurrences(of: "\n +", with: " ", options: .regularExpression)
+    }
+    /// The non-empty lines of standard error.
+    var errLines: [String] { err.split(separator: "\n").map(String.init) }
+    /// The non-empty lines of standard output.
+    var outLines: [String] { out.split(separator: "\n").map(String.init) }
+
+    var description: String {
+      "exit \(exit.code.map(String.init) ?? "signal \(exit.signal ?? 0)")"
+        + (exit.timedOut ? " (killed at the deadline)" : "")
+        + "\n--- stdout ---\n\(out.suffix(3000))\n--- stderr ---\n\(err.suffix(2000))"
+    }
+  }
+
+  /// The directory of the test runner, where SwiftPM also puts the executables.
+  static let binary: String = {
+    let runner = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+    var directory = runner.deletingLastPathComponent()
+    // On some toolchains the runner sits inside `<name>.xctest/`; walk up to the build dir.
+    while !FileManager.default.isExecutableFile(
+      atPath: directory.appendingPathComponent("gutenberg").path), directory.path != "/"
+    {
+      directory = directory.deletingLastPathComponent()
+    }
+    return directory.appendingPathComponent("gutenberg").path
+  }()
+
+  /// The data directory (favourites and cache) this instance uses; removed by ``cleanUp()``.
+  let root: URL
+  let dataDirectory: URL
+  var extraEnvironment: [String: String] = [:]
+
+  init() throws {
+    root = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "gutenberg-e2e-\(UUID().uuidString)", isDirectory: true)
+    dataDirectory = root.appendingPathComponent("data", isDirectory: true)
+    try FileManager.default.createDirectory(at: dataDirectory, withIntermediateDirectories: true)
+  }
+
+  func cleanUp() {
+    try? FileManager.default.removeItem(at: root)
+  }
+
+  var environment: [String: String] {
+    var environment = [
+      "PATH": "/usr/bin:/bin", "HOME": root.path, "TMPDIR": root.path, "NO_COLOR": "1",
+      "COLUMNS": "100", "LANG": "C.UTF-8", "GUTENBERG_DATA_DIR": dataDirectory.path,
+    ]
+    environment.merge(extraEnvironment) { _, new in new }
+    return environment
+  }
+
+  /// Starts the binary in ``root`` (so an `export` without a path lands there); the caller
+  /// feeds it and waits for it. `shellPrefix` runs first in the same shell, which then execs
+  /// the binary under the same pid (e.g. `ulimit -f 1`).
+  func start(_ arguments: [String], shellPrefix: String = "") throws -> ChildProcess {
+    let script = shellPrefix + #"cd "$1" || exit 127; shift; exec "$@""#
+    return try ChildProcess(
+      executable: "/bin/sh", arguments: ["-c", script, "sh", root.path, Self.binary] + arguments,
+      environment: environment)
+  }
+
+  /// Runs the binary to the end with `input` on standard input.
+  func run(
+    _ arguments: [String], input: String = "", timeout: Duration = .seconds(60)
+  ) async throws -> Run {
+    try await run(arguments, inputData: Data(input.utf8), timeout: timeout)
+  }
+
+  func run(
+    _ arguments: [String], inputData: Data, shellPrefix: String = "",
+    timeout: Duration = .seconds(60)
+  ) async throws -> Run {
+    let child = try start(arguments, shellPrefix: shellPrefix)
+    await child.write(inputData)
+    child.closeInput()
+    let exit = await child.wait(timeout: timeout)
+    return Run(exit: exit, stdout: child.stdout, stderr: child.stderr)
+  }
+
+  /// `favorites list` as TSV: the ids, newest first.
+  func favoriteIDs() async throws -> [Int] {
+    let run = try await self.run(["favorites", "list", "--source", "embedded"])
+    try #require(run.status == 0, "favorites list failed: \(run)")
+    return try run.outLines.map { line in
+      let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
+      return try #require(Int(fields.first ?? ""), "not a TSV favourite line: \(line)")
+    }
+  }
+}
+
+/// The fixture books and an engine over them.
+enum Fixture {
+  static func data(_ name: String) throws -> Data {
+    let url = try #require(
+      Bundle.module.url(forResource: name, withExtension: nil, subdirectory: "Fixtures"),
+      "missing fixture \(name)")
+    return try Data(contentsOf: url)
+  }
+
+  /// 343 real books of the 2025-08 catalogue.
+  static func engine() throws -> GutendexEngine {
+    try GutendexEngine(jsonLines: data("books.jsonl"))
+  }
+}
+
+/// A loopback Gutendex server over the fixture books, stopped by ``stop()``.
+struct TestServer {
+  let server: LoopbackServer
+  let url: URL
+  let engine: GutendexEngine
+
+  static func start(engine: GutendexEngine? = nil) async throws -> TestServer {
+    let engine = try engine ?? Fixture.engine()
+    let server = LoopbackServer(handler: engine, port: 0)
+    let url = try await server.start()
+    return TestServer(server: server, url: url, engine: engine)
+  }
+
+  func stop() async {
+    await server.stop()
+  }
+
+  /// What the engine itself answers for `target` (e.g. `/books/?search=x`).
+  func engineAnswer(_ target: String) async throws -> HTTPResponse {
+    let url = try #require(URL(string: url.absoluteString + target))
+    return try await engine.send(HTTPRequest(url: url))
+  }
+
+  /// The ids of a page the engine answers for `target`.
+  func engineIDs(_ target: String) async throws -> (count: Int, ids: [Int]) {
+    let response = try await engineAnswer(target)
+    let object = try #require(
+      JSONSerialization.jsonObject(with: response.body) as? [String: Any])
+    let results = try #require(object["results"] as? [[String: Any]])
+    return (
+      try #require(object["count"] as? Int), try results.map { try #require($0["id"] as? Int) }
+    )
+  }
+}
+
+extension String {
+  /// How many times `needle` occurs.
+  func occurrences(of needle: String) -> Int {
+    components(separatedBy: needle).count - 1
+  }
+}
+
+extension GutendexEngine {
+  /// A book's title as the engine serves it.
+  func title(of id: Int) throws -> String? {
+    guard let json = bookJSON(id: id) else { return nil }
+    let object = try JSONSerialization.jsonObject(with: json) as? [String: Any]
+    return object?["title"] as? String
+  }
+}
