@@ -86,11 +86,19 @@ let package = Package(
     // Runs the real `gutenberg` binary (built because it is a dependency) against a loopback server.
     .testTarget(
       name: "EndToEndTests",
-      dependencies: ["gutenberg", "Gutendex", "GutendexServer", "GutendexEngine"],
-      resources: [.copy("Fixtures")]),
+      dependencies: [
+        "gutenberg", "BinaryTestSupport", "Gutendex", "GutendexServer", "GutendexEngine",
+      ]),
     .testTarget(
       name: "FaultMatrixTests",
-      dependencies: ["gutenberg", "Gutendex", "GutendexServer", "GutendexEngine"],
+      dependencies: [
+        "gutenberg", "BinaryTestSupport", "Gutendex", "GutendexServer", "GutendexEngine",
+      ]),
+    // Runs the built `gutenberg` binary for the end-to-end and fault-matrix tests (shared by both).
+    .target(
+      name: "BinaryTestSupport",
+      dependencies: ["Gutendex", "GutendexServer", "GutendexEngine"],
+      path: "Tests/BinaryTestSupport",
       resources: [.copy("Fixtures")]),
   ]
 )

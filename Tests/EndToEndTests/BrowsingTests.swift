@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import BinaryTestSupport
+
 /// The interactive browser, driven through standard input against the loopback engine.
 @Suite(.serialized)
 struct BrowsingTests {

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import BinaryTestSupport
+
 /// With no server at all (nothing listens on 127.0.0.1:1) and with `--source embedded`, the
 /// binary browses, searches and keeps favourites from the embedded catalogue.
 @Suite(.serialized)

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import BinaryTestSupport
+
 /// The scriptable subcommands against the loopback engine.
 @Suite(.serialized)
 struct SubcommandTests {

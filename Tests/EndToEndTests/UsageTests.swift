@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import BinaryTestSupport
+
 /// Command-line mistakes: exit 64 and exactly one `error:` line on standard error.
 @Suite(.serialized)
 struct UsageTests {

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import BinaryTestSupport
+
 /// SplitMix64: a small seeded generator, so a failing input can be reproduced from its seed.
 struct SeededGenerator: RandomNumberGenerator {
   var state: UInt64

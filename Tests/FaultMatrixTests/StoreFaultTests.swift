@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import BinaryTestSupport
+
 /// Rows of the fault matrix about the local store: damaged or blocked files, failing exports
 /// and imports, a killed process, two processes at once.
 @Suite(.serialized)

@@ -2,6 +2,8 @@ import Foundation
 import GutendexServer
 import Testing
 
+@testable import BinaryTestSupport
+
 /// One row of the matrix: a loopback server, a data directory seeded with two favourites and
 /// one cached page (French books, page 1), and the means to check both survived the fault.
 struct Scenario {
