@@ -291,4 +291,27 @@ import Testing
       #expect(try directoryListing(directory) == before)
     }
   }
+
+  /// Export renames a temporary file over its target, which would replace a device (as root,
+  /// even /dev/null): anything but a regular file is refused and left as it is.
+  @Test func exportRefusesATargetThatIsNotARegularFile() throws {
+    try withScratchDirectory { directory in
+      let store = try filledStore(in: directory)
+      let device = URL(fileURLWithPath: "/dev/null")
+      var before = stat()
+      #expect(lstat(device.path, &before) == 0)
+      let error = storeError { () throws(StoreError) in try store.export(to: device) }
+      #expect(
+        error == .exportFailed(path: "/dev/null", reason: "not a regular file; nothing was written")
+      )
+      var after = stat()
+      #expect(lstat(device.path, &after) == 0)
+      #expect(after.st_mode & S_IFMT == S_IFCHR)
+      #expect(after.st_ino == before.st_ino)
+      #expect(
+        try FileManager.default.contentsOfDirectory(atPath: "/dev").allSatisfy {
+          !$0.hasSuffix(".tmp")
+        })
+    }
+  }
 }

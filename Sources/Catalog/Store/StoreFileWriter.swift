@@ -19,6 +19,12 @@ enum StoreFileWriter {
     func failure(_ what: String, _ code: Int32) -> StoreError {
       .exportFailed(path: path, reason: "\(what): \(StoreDatabase.systemMessage(code))")
     }
+    // Renaming over a device, a directory or a socket would replace it (as root, even
+    // /dev/full): only a regular file, or nothing, may stand at the target.
+    var existing = stat()
+    if lstat(path, &existing) == 0, existing.st_mode & S_IFMT != S_IFREG {
+      throw .exportFailed(path: path, reason: "not a regular file; nothing was written")
+    }
     let temporary = "\(directory)/.\(name).\(UUID().uuidString).tmp"
     let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
     guard descriptor >= 0 else { throw failure("cannot create a file in \(directory)", errno) }

@@ -47,7 +47,8 @@ public final class StatusViewModel {
     var checkedAt = current.checkedAt
     if probe, service.mode == .automatic, service.network.current != .simulatedOffline {
       state.update { $0.load = .loading }
-      answers = await service.probe()
+      // The check honours the user's timeout, but never waits more than 5 s for a status.
+      answers = await service.probe(timeout: min(service.client.timeout, .seconds(5)))
       checkedAt = service.now()
     }
     var failure: CatalogError?
