@@ -165,23 +165,6 @@ public final class FavoritesStore: Sendable {
 
   // MARK: - Helpers shared with import and export
 
-  func reading<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
-    do {
-      return try pool.read(body)
-    } catch {
-      throw StoreDatabase.mapError(error, path: databaseURL.path)
-    }
-  }
-
-  @discardableResult
-  func writing<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
-    do {
-      return try pool.write(body)
-    } catch {
-      throw StoreDatabase.mapError(error, path: databaseURL.path)
-    }
-  }
-
   static let columns = "id, added_at, refreshed_at, missing_on_server, raw_json"
 
   static func favorite(from row: Row, path: String) throws(StoreError) -> Favorite {

@@ -128,20 +128,4 @@ public final class PageCache: Sendable {
     return Data(out)
   }
 
-  func reading<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
-    do {
-      return try pool.read(body)
-    } catch {
-      throw StoreDatabase.mapError(error, path: databaseURL.path)
-    }
-  }
-
-  @discardableResult
-  func writing<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
-    do {
-      return try pool.write(body)
-    } catch {
-      throw StoreDatabase.mapError(error, path: databaseURL.path)
-    }
-  }
 }

@@ -125,6 +125,8 @@ public final class BrowserViewModel {
     if let bad = rows.first(where: { !(1...max(items.count, 1)).contains($0) || items.isEmpty }) {
       return fail(.noSuchRow(row: bad, rowCount: items.count))
     }
+    // A new action replaces the message of an earlier failed one.
+    dismissError()
     // "f 2 2" means row 2: toggling it twice would silently undo the request.
     var seen = Set<Int>()
     let unique = rows.filter { seen.insert($0).inserted }
@@ -134,7 +136,6 @@ public final class BrowserViewModel {
       return fail(.store(error))
     }
     reloadFavoriteFlags()
-    state.update { $0.load = $0.load.error == nil ? $0.load : lastGoodLoad }
   }
 
   /// Reads the favourite flags again (after favourites changed on another screen).
