@@ -25,7 +25,7 @@ public final class GutendexEngine: Requestable {
     var records: [BookRecord] = []
     records.reserveCapacity(books.count)
     for (number, data) in books.enumerated() {
-      var reader = JSONReader(Array(data))
+      var reader = JSONParser(Array(data), options: BookRecord.jsonOptions)
       do {
         if let record = try BookRecord.read(from: &reader) { records.append(record) }
       } catch {
@@ -69,7 +69,7 @@ public final class GutendexEngine: Requestable {
 
   static func readLines(_ bytes: [UInt8]) throws -> [BookRecord] {
     var records: [BookRecord] = []
-    var reader = JSONReader(bytes)
+    var reader = JSONParser(bytes, options: BookRecord.jsonOptions)
     var number = 0
     while reader.peek() != nil {
       do {
