@@ -368,7 +368,7 @@ package struct JSONParser {
         }
         position += 1
       }
-      throw JSONParseError(offset: position, reason: "unexpected end of data (truncated?)")
+      throw JSONParseError(offset: position, reason: "unexpected end of data (truncated body?)")
     case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "t"),
       UInt8(ascii: "f"), UInt8(ascii: "n"):
       scan: while position < bytes.count {
@@ -398,7 +398,7 @@ package struct JSONParser {
       }
     }
     position = bytes.count
-    throw JSONParseError(offset: position, reason: "unterminated string (truncated?)")
+    throw JSONParseError(offset: position, reason: "unterminated string (truncated body?)")
   }
 
   // MARK: Locations

@@ -206,8 +206,8 @@ import Testing
     for (text, offset, reason) in [
       ("", 0, "unexpected end of data"),
       ("  ", 2, "unexpected end of data"),
-      (#"[{"a":"]"}"#, 10, "unexpected end of data (truncated?)"),
-      (#""abc\""#, 6, "unterminated string (truncated?)"),
+      (#"[{"a":"]"}"#, 10, "unexpected end of data (truncated body?)"),
+      (#""abc\""#, 6, "unterminated string (truncated body?)"),
       ("<html>", 0, "expected a JSON value, found '<'"),
     ] {
       var parser = JSONParser(Array(text.utf8))
