@@ -1,13 +1,14 @@
 /// Reads what ``ByteSink`` wrote, throwing on truncated or malformed input.
+///
+/// It reads borrowed memory (a record inside a mapped index): use it only while that memory
+/// lives.
 struct ByteSource {
-  let bytes: [UInt8]
-  var position: Int
-  let end: Int
+  let bytes: UnsafeRawBufferPointer
+  var position = 0
+  var end: Int { bytes.count }
 
-  init(_ bytes: [UInt8], range: Range<Int>? = nil) {
+  init(_ bytes: UnsafeRawBufferPointer) {
     self.bytes = bytes
-    position = range?.lowerBound ?? 0
-    end = range?.upperBound ?? bytes.count
   }
 
   var isAtEnd: Bool { position >= end }
