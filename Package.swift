@@ -27,7 +27,7 @@ let package = Package(
     // A Gutendex-compatible engine over a local set of books, plus the embedded catalogue.
     .target(
       name: "GutendexEngine", dependencies: ["Gutendex", "CZlib"], resources: [.copy("Resources")]),
-    // The system zlib, for the embedded catalogue snapshot (apt: zlib1g-dev).
+    // The system zlib: gunzip of the source catalogue and CRC-32 of the index (apt: zlib1g-dev).
     .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
     // Derives the embedded catalogue snapshot from the real catalogue, and verifies it.
     .executableTarget(name: "gutendex-snapshot", dependencies: ["Gutendex", "GutendexEngine"]),

@@ -1,13 +1,10 @@
 /// Reads what ``ByteSink`` wrote, throwing on truncated or malformed input.
-///
-/// It reads borrowed memory (a record inside a mapped index): use it only while that memory
-/// lives.
 struct ByteSource {
-  let bytes: UnsafeRawBufferPointer
+  let bytes: [UInt8]
   var position = 0
   var end: Int { bytes.count }
 
-  init(_ bytes: UnsafeRawBufferPointer) {
+  init(_ bytes: [UInt8]) {
     self.bytes = bytes
   }
 

@@ -46,6 +46,7 @@ final class MappedCatalogue: BookColumns, @unchecked Sendable {
     guard file.count >= tableEnd else { throw .badSnapshot("truncated section table") }
     let books = Int(uint32(16))
     var sections: [UnsafeRawBufferPointer] = []
+    var ranges: [Range<Int>] = []
     var widths: [Int] = []
     var checksums: [UInt32] = []
     for section in IndexSection.allCases {
@@ -55,12 +56,16 @@ final class MappedCatalogue: BookColumns, @unchecked Sendable {
       guard offset <= UInt64(file.count), length <= UInt64(file.count) - offset else {
         throw .badSnapshot("section \(section) lies outside the file (truncated?)")
       }
-      sections.append(
-        UnsafeRawBufferPointer(rebasing: file[Int(offset)..<Int(offset + length)]))
+      ranges.append(Int(offset)..<Int(offset + length))
+      sections.append(UnsafeRawBufferPointer(rebasing: file[ranges[section.rawValue]]))
       widths.append(Int(uint32(entry + 16)))
       checksums.append(uint32(entry + 20))
     }
     func section(_ section: IndexSection) -> UnsafeRawBufferPointer { sections[section.rawValue] }
+    func table(_ offsets: IndexSection, _ bytes: IndexSection) -> MappedTable {
+      MappedTable(
+        region: region, offsets: ranges[offsets.rawValue], bytes: ranges[bytes.rawValue])
+    }
     func expect(_ section: IndexSection, _ length: Int) throws(EngineError) {
       guard sections[section.rawValue].count == length else {
         throw .badSnapshot("section \(section) has the wrong size")
@@ -96,21 +101,21 @@ final class MappedCatalogue: BookColumns, @unchecked Sendable {
     downloads = section(.downloads)
     popularOrder = section(.popular)
     copyrights = section(.copyright)
-    titles = MappedTable(offsets: section(.titleOffsets), bytes: section(.titles))
-    authorNames = MappedTable(offsets: section(.authorNameOffsets), bytes: section(.authorNames))
+    titles = table(.titleOffsets, .titles)
+    authorNames = table(.authorNameOffsets, .authorNames)
     bookAuthors = try lists(.bookAuthorOffsets, .bookAuthors)
     authorYears = section(.authorYears)
     guard authorYears.count == 8 * bookAuthors.idCount else {
       throw .badSnapshot("section authorYears has the wrong size")
     }
-    topics = MappedTable(offsets: section(.topicOffsets), bytes: section(.topics))
+    topics = table(.topicOffsets, .topics)
     bookTopics = try lists(.bookTopicOffsets, .bookTopics)
-    languages = MappedTable(offsets: section(.languageOffsets), bytes: section(.languages))
+    languages = table(.languageOffsets, .languages)
     bookLanguages = try lists(.bookLanguageOffsets, .bookLanguages)
-    mimeTypes = MappedTable(offsets: section(.mimeTypeOffsets), bytes: section(.mimeTypes))
+    mimeTypes = table(.mimeTypeOffsets, .mimeTypes)
     bookMimeTypes = try lists(.bookMimeTypeOffsets, .bookMimeTypes)
-    strings = MappedTable(offsets: section(.stringOffsets), bytes: section(.strings))
-    records = MappedTable(offsets: section(.recordOffsets), bytes: section(.records))
+    strings = table(.stringOffsets, .strings)
+    records = table(.recordOffsets, .records)
   }
 
   /// Compares every section with its CRC-32 (reads the whole file).
@@ -229,8 +234,7 @@ final class MappedCatalogue: BookColumns, @unchecked Sendable {
       for _ in 0..<count { list.append(try string()) }
       return list
     }
-    let title = String(
-      decoding: UnsafeRawBufferPointer(rebasing: source.bytes[try source.block()]), as: UTF8.self)
+    let title = String(decoding: source.bytes[try source.block()], as: UTF8.self)
     let authors = try people()
     let editors = try people()
     let translators = try people()
@@ -243,11 +247,11 @@ final class MappedCatalogue: BookColumns, @unchecked Sendable {
     formats.reserveCapacity(formatCount)
     for _ in 0..<formatCount {
       let mime = try string()
-      let url = try source.index(below: stringCount)
+      let url = strings.entry(try source.index(below: stringCount))
       formats.append(
         FormatEntry(
-          mime: mime, url: strings.string(url),
-          hasIDSlots: strings.entry(url).contains(BookRecord.idSlot)))
+          mime: mime, url: String(decoding: url, as: UTF8.self),
+          hasIDSlots: url.contains(BookRecord.idSlot)))
     }
     return BookRecord(
       id: id(at: position), title: title, authors: authors, summaries: [], editors: editors,
