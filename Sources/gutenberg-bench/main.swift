@@ -20,7 +20,9 @@ func runAll() async throws -> [ResultRow] {
   var binaries = try Binaries.locate(build: !arguments.contains("--no-build"))
   // --gutenberg PATH: measure another build of `gutenberg` (e.g. an older commit's, for a
   // before/after table), with this build's bench-hello as the baseline.
-  if let index = arguments.firstIndex(of: "--gutenberg"), arguments.index(after: index) < arguments.endIndex {
+  if let index = arguments.firstIndex(of: "--gutenberg"),
+    arguments.index(after: index) < arguments.endIndex
+  {
     binaries.gutenberg = arguments[arguments.index(after: index)]
   }
   Report.progress("loading the embedded catalogue")
