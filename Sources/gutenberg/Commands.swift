@@ -6,7 +6,7 @@ struct Browse: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     abstract: "Browse interactively (the default): n next, p previous, / search, ? help.")
 
-  @OptionGroup var global: GlobalOptions
+  @OptionGroup(title: GlobalOptions.title) var global: GlobalOptions
   @OptionGroup var filters: QueryOptions
 
   func run() async throws {
@@ -19,7 +19,7 @@ struct List: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     abstract: "Print a page of books (tab-separated when piped).")
 
-  @OptionGroup var global: GlobalOptions
+  @OptionGroup(title: GlobalOptions.title) var global: GlobalOptions
   @OptionGroup var filters: QueryOptions
   @Flag(help: "Stream every page, not just one.") var all = false
   @Flag(help: "Print JSON.") var json = false
@@ -36,7 +36,7 @@ struct Show: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     abstract: "Show one book with every detail and download link.")
 
-  @OptionGroup var global: GlobalOptions
+  @OptionGroup(title: GlobalOptions.title) var global: GlobalOptions
   @Argument(help: "The Project Gutenberg number of the book.") var id: Int
   @Flag(help: "Print the book's JSON as the server gives it.") var json = false
 
@@ -55,7 +55,7 @@ struct Status: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     abstract: "Show the server, the source, favourites, cache and recent requests.")
 
-  @OptionGroup var global: GlobalOptions
+  @OptionGroup(title: GlobalOptions.title) var global: GlobalOptions
   @Flag(help: "Print JSON.") var json = false
 
   func run() async throws {

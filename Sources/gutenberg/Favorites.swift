@@ -10,10 +10,13 @@ struct Favorites: AsyncParsableCommand {
     ],
     defaultSubcommand: ListFavorites.self, aliases: ["favourites", "fav"])
 
+  // Only so that `gutenberg favorites --help` lists them too; the subcommands use their own.
+  @OptionGroup(title: GlobalOptions.title) var global: GlobalOptions
+
   struct ListFavorites: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
       commandName: "list", abstract: "List favourites (tab-separated when piped).")
-    @OptionGroup var global: GlobalOptions
+    @OptionGroup(title: GlobalOptions.title) var global: GlobalOptions
     @Option(help: "Order: newest, title or author.") var order: FavoriteOrder = .newest
     @Flag(help: "Print the export document (JSON).") var json = false
 
@@ -26,7 +29,7 @@ struct Favorites: AsyncParsableCommand {
 
   struct Add: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Add books by id.")
-    @OptionGroup var global: GlobalOptions
+    @OptionGroup(title: GlobalOptions.title) var global: GlobalOptions
     @Argument(help: "Project Gutenberg numbers.") var ids: [Int]
 
     func validate() throws {
@@ -45,7 +48,7 @@ struct Favorites: AsyncParsableCommand {
   struct Remove: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
       abstract: "Remove books by id.", aliases: ["rm"])
-    @OptionGroup var global: GlobalOptions
+    @OptionGroup(title: GlobalOptions.title) var global: GlobalOptions
     @Argument(help: "Project Gutenberg numbers.") var ids: [Int]
 
     func validate() throws {
@@ -61,7 +64,7 @@ struct Favorites: AsyncParsableCommand {
   struct Export: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
       abstract: "Write favourites as JSON to standard output or a file (atomically).")
-    @OptionGroup var global: GlobalOptions
+    @OptionGroup(title: GlobalOptions.title) var global: GlobalOptions
     @Option(name: .shortAndLong, help: "The file to write.") var output: String?
 
     func run() async throws {
@@ -73,7 +76,7 @@ struct Favorites: AsyncParsableCommand {
   struct Import: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
       abstract: "Merge favourites from an export, a Gutendex page or an array of books.")
-    @OptionGroup var global: GlobalOptions
+    @OptionGroup(title: GlobalOptions.title) var global: GlobalOptions
     @Argument(help: "The JSON file, or - for standard input.") var file: String
 
     func run() async throws {
@@ -85,7 +88,7 @@ struct Favorites: AsyncParsableCommand {
   struct Refresh: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
       abstract: "Fetch fresh details of every favourite from the server.")
-    @OptionGroup var global: GlobalOptions
+    @OptionGroup(title: GlobalOptions.title) var global: GlobalOptions
 
     func run() async throws {
       try await global.run { await $0.favoritesRefresh() }
@@ -98,9 +101,12 @@ struct Cache: AsyncParsableCommand {
     abstract: "Inspect or clear the page cache.", subcommands: [Info.self, Clear.self],
     defaultSubcommand: Info.self)
 
+  // Only so that `gutenberg cache --help` lists them too; the subcommands use their own.
+  @OptionGroup(title: GlobalOptions.title) var global: GlobalOptions
+
   struct Info: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Show cached pages, size and age.")
-    @OptionGroup var global: GlobalOptions
+    @OptionGroup(title: GlobalOptions.title) var global: GlobalOptions
     @Flag(help: "Print JSON.") var json = false
 
     func run() async throws {
@@ -111,7 +117,7 @@ struct Cache: AsyncParsableCommand {
 
   struct Clear: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Delete every cached page.")
-    @OptionGroup var global: GlobalOptions
+    @OptionGroup(title: GlobalOptions.title) var global: GlobalOptions
 
     func run() async throws {
       try await global.run { $0.cacheClear() }
