@@ -2,7 +2,7 @@ import ArgumentParser
 import Catalog
 import Terminal
 
-struct Browse: AsyncParsableCommand {
+struct Browse: GlobalOptionsCommand {
   static let configuration = CommandConfiguration(
     abstract: "Browse interactively (the default): n next, p previous, / search, ? help.")
 
@@ -15,7 +15,7 @@ struct Browse: AsyncParsableCommand {
   }
 }
 
-struct List: AsyncParsableCommand {
+struct List: GlobalOptionsCommand {
   static let configuration = CommandConfiguration(
     abstract: "Print a page of books (tab-separated when piped).")
 
@@ -32,7 +32,7 @@ struct List: AsyncParsableCommand {
   }
 }
 
-struct Show: AsyncParsableCommand {
+struct Show: GlobalOptionsCommand {
   static let configuration = CommandConfiguration(
     abstract: "Show one book with every detail and download link.")
 
@@ -51,7 +51,7 @@ struct Show: AsyncParsableCommand {
   }
 }
 
-struct Status: AsyncParsableCommand {
+struct Status: GlobalOptionsCommand {
   static let configuration = CommandConfiguration(
     abstract: "Show the server, the source, favourites, cache and recent requests.")
 

@@ -2,7 +2,7 @@ import ArgumentParser
 import Catalog
 import Terminal
 
-struct Favorites: AsyncParsableCommand {
+struct Favorites: GlobalOptionsCommand {
   static let configuration = CommandConfiguration(
     commandName: "favorites", abstract: "List, add, remove, export, import or refresh favourites.",
     subcommands: [
@@ -13,7 +13,7 @@ struct Favorites: AsyncParsableCommand {
   // Only so that `gutenberg favorites --help` lists them too; the subcommands use their own.
   @OptionGroup(title: GlobalOptions.title) var global: GlobalOptions
 
-  struct ListFavorites: AsyncParsableCommand {
+  struct ListFavorites: GlobalOptionsCommand {
     static let configuration = CommandConfiguration(
       commandName: "list", abstract: "List favourites (tab-separated when piped).")
     @OptionGroup(title: GlobalOptions.title) var global: GlobalOptions
@@ -27,7 +27,7 @@ struct Favorites: AsyncParsableCommand {
     }
   }
 
-  struct Add: AsyncParsableCommand {
+  struct Add: GlobalOptionsCommand {
     static let configuration = CommandConfiguration(abstract: "Add books by id.")
     @OptionGroup(title: GlobalOptions.title) var global: GlobalOptions
     @Argument(help: "Project Gutenberg numbers.") var ids: [Int]
@@ -45,7 +45,7 @@ struct Favorites: AsyncParsableCommand {
     }
   }
 
-  struct Remove: AsyncParsableCommand {
+  struct Remove: GlobalOptionsCommand {
     static let configuration = CommandConfiguration(
       abstract: "Remove books by id.", aliases: ["rm"])
     @OptionGroup(title: GlobalOptions.title) var global: GlobalOptions
@@ -61,7 +61,7 @@ struct Favorites: AsyncParsableCommand {
     }
   }
 
-  struct Export: AsyncParsableCommand {
+  struct Export: GlobalOptionsCommand {
     static let configuration = CommandConfiguration(
       abstract: "Write favourites as JSON to standard output or a file (atomically).")
     @OptionGroup(title: GlobalOptions.title) var global: GlobalOptions
@@ -73,7 +73,7 @@ struct Favorites: AsyncParsableCommand {
     }
   }
 
-  struct Import: AsyncParsableCommand {
+  struct Import: GlobalOptionsCommand {
     static let configuration = CommandConfiguration(
       abstract: "Merge favourites from an export, a Gutendex page or an array of books.")
     @OptionGroup(title: GlobalOptions.title) var global: GlobalOptions
@@ -85,7 +85,7 @@ struct Favorites: AsyncParsableCommand {
     }
   }
 
-  struct Refresh: AsyncParsableCommand {
+  struct Refresh: GlobalOptionsCommand {
     static let configuration = CommandConfiguration(
       abstract: "Fetch fresh details of every favourite from the server.")
     @OptionGroup(title: GlobalOptions.title) var global: GlobalOptions
@@ -96,7 +96,7 @@ struct Favorites: AsyncParsableCommand {
   }
 }
 
-struct Cache: AsyncParsableCommand {
+struct Cache: GlobalOptionsCommand {
   static let configuration = CommandConfiguration(
     abstract: "Inspect or clear the page cache.", subcommands: [Info.self, Clear.self],
     defaultSubcommand: Info.self)
@@ -104,7 +104,7 @@ struct Cache: AsyncParsableCommand {
   // Only so that `gutenberg cache --help` lists them too; the subcommands use their own.
   @OptionGroup(title: GlobalOptions.title) var global: GlobalOptions
 
-  struct Info: AsyncParsableCommand {
+  struct Info: GlobalOptionsCommand {
     static let configuration = CommandConfiguration(abstract: "Show cached pages, size and age.")
     @OptionGroup(title: GlobalOptions.title) var global: GlobalOptions
     @Flag(help: "Print JSON.") var json = false
@@ -115,7 +115,7 @@ struct Cache: AsyncParsableCommand {
     }
   }
 
-  struct Clear: AsyncParsableCommand {
+  struct Clear: GlobalOptionsCommand {
     static let configuration = CommandConfiguration(abstract: "Delete every cached page.")
     @OptionGroup(title: GlobalOptions.title) var global: GlobalOptions
 

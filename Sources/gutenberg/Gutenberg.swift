@@ -4,7 +4,7 @@ import Terminal
 
 /// `gutenberg`: browse the Project Gutenberg catalogue from any terminal.
 @main
-struct Gutenberg: AsyncParsableCommand {
+struct Gutenberg: GlobalOptionsCommand {
   static let configuration = CommandConfiguration(
     commandName: "gutenberg",
     abstract: "Browse the Project Gutenberg catalogue (76,000+ free books) through Gutendex.",
