@@ -106,7 +106,8 @@ import Testing
   ])
   func badGlobalBeforeTheSubcommandIsAUsageError(_ arguments: [String]) {
     #expect(throws: (any Error).self) { try Gutenberg.parseAsRoot(arguments) }
-    #expect(Gutenberg.exitCode(for: CommandLineParsingTests.CapturedError(arguments)).rawValue == 64)
+    #expect(
+      Gutenberg.exitCode(for: CommandLineParsingTests.CapturedError(arguments)).rawValue == 64)
   }
 
   /// Every command in the tree, the root and the groups included.
