@@ -94,6 +94,10 @@ let package = Package(
       dependencies: [
         "gutenberg", "BinaryTestSupport", "Gutendex", "GutendexServer", "GutendexEngine",
       ]),
+    // Runs every command line of README.md and of `gutenberg --help` against a loopback server.
+    .testTarget(
+      name: "DocumentationTests",
+      dependencies: ["gutenberg", "BinaryTestSupport", "GutendexServer", "GutendexEngine"]),
     // Runs the built `gutenberg` binary for the end-to-end and fault-matrix tests (shared by both).
     .target(
       name: "BinaryTestSupport",
