@@ -81,7 +81,7 @@ let package = Package(
       resources: [.copy("Fixtures")]),
     .testTarget(name: "CatalogTests", dependencies: ["Catalog"], resources: [.copy("Fixtures")]),
     .testTarget(
-      name: "TerminalTests", dependencies: ["Terminal", "gutenberg", "Gutendex"],
+      name: "TerminalTests", dependencies: ["Terminal", "gutenberg", "Gutendex", "GutendexEngine"],
       resources: [.copy("Fixtures")]),
     // Runs the real `gutenberg` binary (built because it is a dependency) against a loopback server.
     .testTarget(
