@@ -97,7 +97,9 @@ let package = Package(
     // Runs every command line of README.md and of `gutenberg --help` against a loopback server.
     .testTarget(
       name: "DocumentationTests",
-      dependencies: ["gutenberg", "BinaryTestSupport", "GutendexServer", "GutendexEngine"]),
+      dependencies: [
+        "gutenberg", "gutendex-server", "BinaryTestSupport", "Gutendex", "GutendexServer",
+      ]),
     // Runs the built `gutenberg` binary for the end-to-end and fault-matrix tests (shared by both).
     .target(
       name: "BinaryTestSupport",

@@ -1,8 +1,9 @@
 import Foundation
 
 /// What a documented line must have done: exited as documented, printed something sensible
-/// for its subcommand, asked the loopback server exactly when it should, and, unless it is the
-/// interactive browser, printed none of the browser's key hints.
+/// for its subcommand, asked the loopback server exactly when it should, and, for the one-shot
+/// commands, printed none of the browser's key hints. A subcommand this file does not know yet
+/// gets the general checks only (status, something printed, no `error:` line).
 extension DocsSandbox {
   /// The browser's footer and prompt; a one-shot command printing one of these is a bug.
   static let browserHints = ["q quit", "? help", "b back", "Type f N"]
@@ -42,8 +43,8 @@ extension DocsSandbox {
       problems.append("printed nothing")
     }
 
-    let usesServer = invocations.contains { $0.1.usesServer }
-    let asksNothing = invocations.allSatisfy { !$0.1.usesServer }
+    let usesServer = invocations.contains { $0.1.asksServer == true }
+    let asksNothing = invocations.allSatisfy { $0.1.asksServer == false }
     if expected == 0, usesServer, requests == 0 {
       problems.append("never asked the loopback server")
     }
@@ -91,7 +92,7 @@ extension DocsSandbox {
       if stdout?.isEmpty == true { problems.append("--help/--version printed nothing") }
       return problems
     }
-    if let stdout, !invocation.isBrowser {
+    if let stdout, invocation.isOneShot {
       for hint in Self.browserHints where stdout.contains(hint) {
         problems.append("a one-shot command printed the browser's '\(hint)'")
       }

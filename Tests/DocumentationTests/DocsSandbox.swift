@@ -1,12 +1,13 @@
 import Foundation
-import GutendexEngine
 import GutendexServer
 
 @testable import BinaryTestSupport
 
 /// Runs documented command lines as written, with the built `gutenberg` first on `PATH`, in a
 /// temporary home, working directory and data directory, against a loopback Gutendex serving
-/// the whole embedded catalogue (so searches such as `dickens` find what they would online).
+/// the whole embedded catalogue (so searches such as `dickens` find what they would online):
+/// a ``LoopbackServer`` in the test process, which counts the requests, in front of a
+/// `gutendex-server` child holding the catalogue (see ``UpstreamCatalogue`` for why).
 ///
 /// What is changed before a line runs, and why:
 /// - `swift run gutenberg` becomes `gutenberg`: the test runs the binary `swift build` made
@@ -48,9 +49,13 @@ final class DocsSandbox: Sendable {
   let data: URL
   let server: LoopbackServer
   let serverURL: String
+  let upstream: UpstreamCatalogue
 
-  private init(root: URL, server: LoopbackServer, serverURL: String) {
+  private init(
+    root: URL, server: LoopbackServer, serverURL: String, upstream: UpstreamCatalogue
+  ) {
     self.root = root
+    self.upstream = upstream
     home = root.appendingPathComponent("home", isDirectory: true)
     work = root.appendingPathComponent("work", isDirectory: true)
     data = root.appendingPathComponent("data", isDirectory: true)
@@ -62,10 +67,19 @@ final class DocsSandbox: Sendable {
   static func start() async throws -> DocsSandbox {
     let root = FileManager.default.temporaryDirectory.appendingPathComponent(
       "gutenberg-docs-\(UUID().uuidString)", isDirectory: true)
-    let server = LoopbackServer(handler: try EmbeddedCatalogue.load(), port: 0)
-    let url = try await server.start().absoluteString
+    let upstream = try await UpstreamCatalogue.start()
+    let server = LoopbackServer(handler: upstream, port: 0)
+    let url: String
+    do {
+      url = try await server.start().absoluteString
+    } catch {
+      await upstream.stop()
+      throw error
+    }
     let sandbox = DocsSandbox(
-      root: root, server: server, serverURL: url.hasSuffix("/") ? String(url.dropLast()) : url)
+      root: root, server: server, serverURL: url.hasSuffix("/") ? String(url.dropLast()) : url,
+      upstream: upstream)
+    upstream.setFront(sandbox.serverURL)
     for directory in [sandbox.home, sandbox.work, sandbox.data] {
       try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     }
@@ -74,6 +88,7 @@ final class DocsSandbox: Sendable {
 
   func stop() async {
     await server.stop()
+    await upstream.stop()
     try? FileManager.default.removeItem(at: root)
   }
 

@@ -75,12 +75,16 @@ struct DocsSandboxTests {
       ]))
     #expect(before.canonicalPath == ["favorites", "add"])
     #expect(before.operands == ["84", "1342"])
-    #expect(before.isLocal && !before.usesServer)
+    #expect(before.isLocal && before.asksServer == false)
     let after = try #require(
       Invocation(words: ["gutenberg", "show", "84", "--source", "embedded"]))
     #expect(after.canonicalPath == ["show"] && after.operands == ["84"] && after.isLocal)
     let browser = try #require(Invocation(words: ["gutenberg", "--color", "never"]))
-    #expect(browser.isBrowser && browser.usesServer)
+    #expect(browser.isBrowser && browser.asksServer == true && !browser.isOneShot)
+    let future = try #require(Invocation(words: ["gutenberg", "--offline", "get", "84"]))
+    #expect(future.asksServer == false && !future.isOneShot)
+    let futureOnline = try #require(Invocation(words: ["gutenberg", "get", "84"]))
+    #expect(futureOnline.asksServer == nil && futureOnline.canonicalPath == ["get"])
     let help = try #require(
       Invocation(words: ["gutenberg", "--generate-completion-script", "bash"]))
     #expect(help.isMeta && help.path.isEmpty && !help.isBrowser)
@@ -133,8 +137,7 @@ struct DocsSandboxTests {
 
   @Test func aOneShotCommandWithTheBrowserFooterIsAProblem() async throws {
     let sandbox = try await DocsSandbox.start()
-    defer { try? FileManager.default.removeItem(at: sandbox.root) }
-    await sandbox.server.stop()
+    await sandbox.stop()
     let status = try #require(Invocation(words: ["gutenberg", "status"]))
     let footer = "Status\nServer:      x\nb back · ? help · q quit\n"
     #expect(

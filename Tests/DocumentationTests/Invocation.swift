@@ -88,12 +88,22 @@ struct Invocation: Sendable, Equatable {
   /// True for the interactive browser, the only command with key hints and a prompt.
   var isBrowser: Bool { !isMeta && canonicalPath.isEmpty }
 
-  /// True when the command asks the server (unless told not to).
-  var usesServer: Bool {
-    guard !isMeta, !isLocal else { return false }
+  /// The one-shot commands the browser's key hints must never appear in.
+  var isOneShot: Bool {
+    !isMeta && ["list", "show", "status", "favorites", "cache"].contains(canonicalPath.first ?? "")
+  }
+
+  /// Whether the command must ask the server: true or false for the commands this test knows,
+  /// nil for one it does not (a new subcommand), which may or may not.
+  var asksServer: Bool? {
+    if isMeta || isLocal { return false }
     let path = canonicalPath
-    return path.isEmpty || ["list", "show", "status"].contains(path.first ?? "")
+    if path.isEmpty || ["list", "show", "status"].contains(path[0])
       || path == ["favorites", "add"] || path == ["favorites", "refresh"]
+    {
+      return true
+    }
+    return ["favorites", "cache"].contains(path[0]) ? false : nil
   }
 
   /// True when `--json` was given.
