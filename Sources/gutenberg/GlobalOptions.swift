@@ -6,7 +6,8 @@ import Terminal
 ///
 /// They are declared once, here. The root command holds one copy, which ArgumentParser fills
 /// from the whole command line wherever the options stand (`gutenberg --offline list` and
-/// `gutenberg list --offline` alike). Each subcommand adopts them with one line,
+/// `gutenberg list --offline` alike). Each subcommand conforms to ``GlobalOptionsCommand`` and
+/// adopts them with one line,
 ///
 ///     @OptionGroup(title: GlobalOptions.title) var global: GlobalOptions
 ///
