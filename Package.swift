@@ -79,7 +79,9 @@ let package = Package(
         .product(name: "FlyingSocks", package: "FlyingFox"),
       ],
       resources: [.copy("Fixtures")]),
-    .testTarget(name: "CatalogTests", dependencies: ["Catalog"], resources: [.copy("Fixtures")]),
+    .testTarget(
+      name: "CatalogTests", dependencies: ["Catalog", "GutendexServer"],
+      resources: [.copy("Fixtures")]),
     .testTarget(
       name: "TerminalTests", dependencies: ["Terminal", "gutenberg", "Gutendex"],
       resources: [.copy("Fixtures")]),
