@@ -36,7 +36,8 @@ public enum BookFormat: Sendable, Hashable, CustomStringConvertible {
     case "html", "htm": self = .html
     case "mobi", "kindle", "kf8": self = .mobi
     default:
-      guard argument.contains("/"), !argument.contains(where: \.isWhitespace) || argument.contains(";")
+      guard argument.contains("/"),
+        !argument.contains(where: \.isWhitespace) || argument.contains(";")
       else { return nil }
       self = .mime(argument.lowercased())
     }
@@ -106,7 +107,8 @@ public enum BookFormat: Sendable, Hashable, CustomStringConvertible {
       else { return nil }
       return Choice(format: self, mimeType: key, url: link, fileExtension: "txt", nameSuffix: "")
     case .html:
-      guard let (key, link) = first("text/html", preferring: ["text/html; charset=utf-8", "text/html"])
+      guard
+        let (key, link) = first("text/html", preferring: ["text/html; charset=utf-8", "text/html"])
       else { return nil }
       return Choice(format: self, mimeType: key, url: link, fileExtension: "html", nameSuffix: "")
     case .mobi:

@@ -26,7 +26,8 @@ public enum DownloadNaming {
     }
     if slug.count > limit {
       let cut = String(slug.prefix(limit))
-      if let dash = cut.lastIndex(of: "-"), cut.distance(from: cut.startIndex, to: dash) > limit / 2 {
+      if let dash = cut.lastIndex(of: "-"), cut.distance(from: cut.startIndex, to: dash) > limit / 2
+      {
         slug = String(cut[..<dash])
       } else {
         slug = cut

@@ -143,7 +143,12 @@ extension GutenbergApp {
         from: url, to: destination, replace: force, progress: meter.report)
     }
     interrupts?.begin { task.cancel() }
-    let outcome = await task.result
+    // In the interactive browser, Ctrl-C cancels the command's task: pass that on.
+    let outcome = await withTaskCancellationHandler {
+      await task.result
+    } onCancel: {
+      task.cancel()
+    }
     interrupts?.end()
     switch outcome {
     case .success(let result):

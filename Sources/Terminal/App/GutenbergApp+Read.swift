@@ -14,6 +14,11 @@ extension GutenbergApp {
     case .success(let value): entry = value
     case .failure(let failure): return failure.status
     }
+    return open(entry, raw: raw, pager: output.isTerminal || pager, input: input)
+  }
+
+  /// Pages (or prints) a downloaded text.
+  func open(_ entry: LibraryEntry, raw: Bool, pager: Bool, input: any LineSource) -> ExitStatus {
     let data: Data
     do {
       data = try Data(contentsOf: URL(fileURLWithPath: entry.path))
@@ -21,19 +26,62 @@ extension GutenbergApp {
       return fail("cannot read \(entry.path): \(InteractiveSession.reason(error))", .failure)
     }
     let text = BookText(data: data)
-    guard output.isTerminal || pager else {
+    guard pager else {
       printText(text, raw: raw)
       return .ok
     }
-    let saved = (try? library.readingPosition(id: id)) ?? nil
+    let saved = (try? library.readingPosition(id: entry.id)) ?? nil
     var reader = Pager(
       text: text, title: entry.title, width: output.width,
       height: TerminalHeight.current() - 2, raw: raw, top: saved)
-    return runPager(&reader, id: id, input: input)
+    return runPager(&reader, id: entry.id, input: input)
+  }
+
+  /// Download and read for the interactive browser.
+  func bookActions(input: any LineSource) -> BookActions {
+    BookActions(
+      download: { [unowned self] book in
+        let target: Target
+        switch downloadTarget(nil, count: 1) {
+        case .success(let value): target = value
+        case .failure: return nil
+        }
+        let mirror: DownloadMirror?
+        switch downloadMirror(nil) {
+        case .success(let value): mirror = value
+        case .failure: return nil
+        }
+        switch await download(
+          id: book.id, format: nil, target: target, force: false, quiet: false, mirror: mirror,
+          interrupts: nil)
+        {
+        case .success(let entry):
+          output.printError("Downloaded: \(entry.path)")
+          return entry.path
+        case .failure:
+          return nil
+        }
+      },
+      read: { [unowned self] book in
+        guard
+          case .success(let entry) = await localText(
+            id: book.id, mirror: nil, ownsInterrupts: false)
+        else { return }
+        _ = open(entry, raw: false, pager: true, input: input)
+      },
+      downloads: { [unowned self] id in downloadLabels(id: id) })
+  }
+
+  /// `path` for each download of the book, `path (missing)` when the file is gone.
+  func downloadLabels(id: Int) -> [String] {
+    ((try? library.entries(id: id)) ?? []).map { $0.isPresent ? $0.path : "\($0.path) (missing)" }
   }
 
   /// The book's text file: the library's, or downloaded now into `<data>/books`.
-  func localText(id: Int, mirror mirrorText: String?) async -> Result<LibraryEntry, GetFailure> {
+  /// `ownsInterrupts`: take over Ctrl-C for the download (the browser's runner has its own).
+  func localText(id: Int, mirror mirrorText: String?, ownsInterrupts: Bool = true) async -> Result<
+    LibraryEntry, GetFailure
+  > {
     let known = (try? library.entries(id: id)) ?? []
     if let entry = known.first(where: { $0.format == BookFormat.text.description && $0.isPresent })
     {
@@ -54,9 +102,9 @@ extension GutenbergApp {
           status: fail(
             "cannot create \(directory.path): \(InteractiveSession.reason(error))", .failure)))
     }
-    let interrupts = InterruptHandler { _ in exit(130) }
-    let signalSource = interrupts.install()
-    defer { interrupts.uninstall(signalSource) }
+    let interrupts = ownsInterrupts ? InterruptHandler { _ in exit(130) } : nil
+    let signalSource = interrupts?.install()
+    defer { if let signalSource { interrupts?.uninstall(signalSource) } }
     // Our own directory: a file left there without a library row is ours to replace.
     return await download(
       id: id, format: .text, target: .directory(directory), force: true, quiet: false,

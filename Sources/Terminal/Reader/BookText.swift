@@ -86,7 +86,9 @@ public struct BookText: Sendable {
     }
     var start = 0
     for index in 0..<min(count, markerWindow)
-    where isMarker(line(index), ["START OF THE PROJECT", "START OF THIS PROJECT", "START OF PROJECT"]) {
+    where isMarker(
+      line(index), ["START OF THE PROJECT", "START OF THIS PROJECT", "START OF PROJECT"])
+    {
       start = index + 1
       break
     }
