@@ -128,6 +128,13 @@ extension GutenbergApp {
       return .failure(GetFailure(status: fail(error)))
     }
     let url = mirror?.rewrite(choice.url) ?? choice.url
+    guard !options.offline, service.network.current != .simulatedOffline else {
+      return .failure(
+        GetFailure(
+          status: fail(
+            "offline: downloading book \(id) needs the network (without --offline)",
+            .unavailable)))
+    }
     let destination: URL
     switch target {
     case .directory(let directory):
@@ -164,7 +171,8 @@ extension GutenbergApp {
       if let line = meter.finish(size: result.size) {
         output.printError("Saved \(line)")
       }
-      if !quiet {
+      // Notes are for a person watching; a pipe gets only the path (on standard output).
+      if !quiet, output.errorIsTerminal {
         switch result.restart {
         case .rangeNotSupported?:
           output.printError(
