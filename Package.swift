@@ -83,7 +83,7 @@ let package = Package(
       name: "CatalogTests", dependencies: ["Catalog", "GutendexServer"],
       resources: [.copy("Fixtures")]),
     .testTarget(
-      name: "TerminalTests", dependencies: ["Terminal", "gutenberg", "Gutendex"],
+      name: "TerminalTests", dependencies: ["Terminal", "gutenberg", "Gutendex", "Catalog"],
       resources: [.copy("Fixtures")]),
     // Runs the real `gutenberg` binary (built because it is a dependency) against a loopback server.
     .testTarget(

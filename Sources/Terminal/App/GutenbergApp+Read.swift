@@ -131,8 +131,7 @@ extension GutenbergApp {
   func runPager(_ reader: inout Pager, id: Int, input: any LineSource) -> ExitStatus {
     let style = output.style
     func show() {
-      output.print(reader.page().lines)
-      output.print(style.dim(reader.statusLine))
+      output.print(reader.lines(width: reader.width, style: style))
     }
     if !reader.raw, reader.text.foldedHeaderLines + reader.text.foldedFooterLines > 0 {
       output.print(

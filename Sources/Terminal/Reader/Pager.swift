@@ -143,3 +143,12 @@ public struct Pager: Sendable {
   /// The keys, for the prompt line.
   public static let keys = "Enter/n next · p prev · g N% or g LINE · /word, then n · q quit"
 }
+
+extension Pager: LineRendering {
+  /// The current page at `width` and its status line.
+  public func lines(width: Int, style: Style) -> [String] {
+    var copy = self
+    copy.width = max(20, width)
+    return copy.page().lines + [style.dim(copy.statusLine)]
+  }
+}

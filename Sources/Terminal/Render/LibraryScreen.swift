@@ -54,19 +54,23 @@ extension LibraryScreen: LineRendering {
       let entry = row.entry
       let head = "\(entry.id)  " + Sanitizer.sanitize(entry.title)
       lines.append(DisplayWidth.truncate(head, toCells: width))
-      let state = row.isPresent ? TextFormat.bytes(Int(entry.size)) : style.yellow("missing")
+      let state = row.isPresent ? TextFormat.bytes(Int(entry.size)) : "missing"
       let details =
-        "    \(entry.format) · \(state) · "
-        + TextFormat.date(entry.fetchedAt, timeZone: timeZone) + " · "
-        + Sanitizer.sanitize(entry.path)
-      lines.append(details)
+        "\(Sanitizer.sanitize(entry.format)) · \(state) · "
+        + TextFormat.date(entry.fetchedAt, timeZone: timeZone)
+      let detailLines = TextWrapper.wrap(
+        details, toCells: width, firstPrefix: "    ", prefix: "    ")
+      lines += row.isPresent ? detailLines : detailLines.map(style.yellow)
+      // The path on lines of its own, broken only when it is wider than the screen.
+      lines += TextWrapper.wrap(
+        Sanitizer.sanitize(entry.path), toCells: width, firstPrefix: "    ", prefix: "    ")
     }
     let missing = rows.filter { !$0.isPresent }.count
     if missing > 0 {
-      lines.append(
-        style.dim(
-          "\(TextFormat.plural(missing, "file")) missing: `gutenberg library remove ID` forgets "
-            + "them, `gutenberg get ID` fetches them again"))
+      lines += TextWrapper.wrap(
+        "\(TextFormat.plural(missing, "file")) missing: `gutenberg library remove ID` forgets "
+          + "them, `gutenberg get ID` fetches them again", toCells: width
+      ).map(style.dim)
     }
     return lines
   }

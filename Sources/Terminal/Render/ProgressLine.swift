@@ -55,9 +55,10 @@ public struct ProgressLine: Sendable, Hashable {
       parts = [size, rate]
     }
     let tail = "  " + parts.joined(separator: "  ")
-    let room = max(8, width - DisplayWidth.cells(tail) - 1)
-    let label = DisplayWidth.truncate(Sanitizer.sanitize(name), toCells: room)
-    return label + tail
+    let room = width - DisplayWidth.cells(tail) - 1
+    // The numbers matter more than the name: the name gives way first, then the line is cut.
+    let label = room >= 4 ? DisplayWidth.truncate(Sanitizer.sanitize(name), toCells: room) : ""
+    return DisplayWidth.truncate(label + tail, toCells: width - 1)
   }
 }
 
