@@ -13,7 +13,7 @@ let only: Set<Int> =
     arguments.index(after: index) < arguments.endIndex
       ? Set(arguments[arguments.index(after: index)].split(separator: ",").compactMap { Int($0) })
       : nil
-  } ?? Set(1...6)
+  } ?? Set(1...6).union([8, 9])
 
 func runAll() async throws -> [ResultRow] {
   let binaries = try Binaries.locate(build: !arguments.contains("--no-build"))
@@ -36,6 +36,8 @@ func runAll() async throws -> [ResultRow] {
     if only.contains(4) { rows += try await ProcessBenchmarks.memory(context) }
     if only.contains(5) { rows += try await FavoritesBenchmark.run(context) }
     if only.contains(6) { rows += try await SearchBenchmark.run(context) }
+    if only.contains(8) { rows += try await DownloadBenchmark.download(context) }
+    if only.contains(9) { rows += try DownloadBenchmark.reader(context) }
   } catch {
     await server.stop()
     throw error
