@@ -27,7 +27,7 @@ public final class Downloader: Sendable {
 
   /// A downloader over `transport`; by default 4 attempts and a 30 s stall timeout.
   public init(
-    transport: any StreamingTransport = URLSessionStreamingTransport(),
+    transport: any StreamingTransport = DownloadTransport(),
     retry: RetryPolicy = RetryPolicy(maxAttempts: 4), stallTimeout: Duration = .seconds(30)
   ) {
     self.transport = transport
