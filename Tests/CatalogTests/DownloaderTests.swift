@@ -326,6 +326,36 @@ struct DownloaderTests {
     await bench.stop()
   }
 
+  @Test(arguments: [OversizedBody.Framing.chunked, .closeDelimited, .contentLength])
+  func everyBodyFramingIsRead(framing: OversizedBody.Framing) async throws {
+    let bench = try await DownloadBench.start()
+    bench.server.faults = FaultPlan(oversizedBody: OversizedBody(bytes: 700_001, framing: framing))
+    let result = try await quickDownloader().download(
+      from: bench.fileURL("any"), to: bench.destination())
+    let data = try Data(contentsOf: bench.destination())
+    #expect(result.size == 700_001)
+    #expect(data.count == 700_001)
+    #expect(data.suffix(2) == Data("{}".utf8))
+    #expect(data.prefix(10) == Data(repeating: UInt8(ascii: " "), count: 10))
+    await bench.stop()
+  }
+
+  @Test func aServerThatIsNotThereIsUnreachable() async throws {
+    let bench = try await DownloadBench.start()
+    let url = bench.url
+    await bench.server.stop()
+    let error = await downloadError { () async throws(DownloadError) in
+      try await quickDownloader(attempts: 2).download(
+        from: url.appendingPathComponent("f.txt"), to: bench.destination())
+    }
+    guard case .server(.unreachable) = error else {
+      Issue.record("expected unreachable, got \(String(describing: error))")
+      return
+    }
+    #expect(try bench.listing().isEmpty)
+    try? FileManager.default.removeItem(at: bench.directory)
+  }
+
   @Test func neverOverwritesWithoutReplace() async throws {
     let bench = try await DownloadBench.start()
     bench.server.serve(ServedFile(content: .bytes(Data("new".utf8))), at: "/f.txt")

@@ -30,7 +30,8 @@ public final class SocketStreamingTransport: StreamingTransport {
   ) async throws {
     let connection = SocketConnection()
     try await withTaskCancellationHandler {
-      try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+      try await withCheckedThrowingContinuation {
+        (continuation: CheckedContinuation<Void, any Error>) in
         let thread = Thread {
           do {
             try connection.exchange(request, onHead: onHead, onChunk: onChunk)
@@ -228,13 +229,15 @@ final class SocketConnection: Sendable {
       // backstop to the downloader's stall watch.
       let (seconds, attoseconds) = timeout.components
       var limit = timeval(
-        tv_sec: Int(max(1, seconds)), tv_usec: seconds > 0 ? Int(attoseconds / 1_000_000_000_000) : 0)
+        tv_sec: Int(max(1, seconds)),
+        tv_usec: seconds > 0 ? Int(attoseconds / 1_000_000_000_000) : 0)
       let size = socklen_t(MemoryLayout<timeval>.size)
       _ = setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &limit, size)
       _ = setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, size)
       if Glibc.connect(fd, info.pointee.ai_addr, info.pointee.ai_addrlen) == 0 {
         var on: Int32 = 1
-        _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))
+        _ = setsockopt(
+          fd, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))
         return fd
       }
       let code = errno
