@@ -46,7 +46,7 @@ extension DownloadError: CustomStringConvertible, LocalizedError {
     case .tooManyRedirects(let url):
       "too many redirects (more than \(Downloader.maxRedirects)) from \(url.absoluteString)"
     case .stalled(let url, let after, let kept, _):
-      "\(url.host ?? url.absoluteString) sent nothing for \(GutendexErrorText.seconds(after)); "
+      "\(url.host ?? url.absoluteString) sent nothing for \(Self.seconds(after)); "
         + "\(kept) bytes received so far"
     case .interrupted(let kept, _):
       "interrupted after \(kept) bytes"
@@ -59,11 +59,10 @@ extension DownloadError: CustomStringConvertible, LocalizedError {
     }
   }
 
+  /// The same one line as ``description``.
   public var errorDescription: String? { description }
-}
 
-/// Duration text as the client's errors print it.
-enum GutendexErrorText {
+  /// Duration text as the client's errors print it (`1 s`, `500 ms`, `1.5 s`).
   static func seconds(_ duration: Duration) -> String {
     let (seconds, attoseconds) = duration.components
     if attoseconds == 0 { return "\(seconds) s" }

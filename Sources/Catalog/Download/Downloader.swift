@@ -270,10 +270,3 @@ public final class Downloader: Sendable {
     return host == "localhost" || host == "::1" || host == "[::1]" || host.hasPrefix("127.")
   }
 }
-
-extension PartialDownload {
-  func sizeOf(_ path: String) -> Int64 {
-    let attributes = try? FileManager.default.attributesOfItem(atPath: path)
-    return (attributes?[.size] as? NSNumber)?.int64Value ?? 0
-  }
-}

@@ -58,4 +58,10 @@ struct PartialDownload: Sendable {
     FileManager.default.fileExists(atPath: partURL.path)
       && FileManager.default.fileExists(atPath: infoURL.path)
   }
+
+  /// The size of the file at `path` (0 when absent).
+  func sizeOf(_ path: String) -> Int64 {
+    let attributes = try? FileManager.default.attributesOfItem(atPath: path)
+    return (attributes?[.size] as? NSNumber)?.int64Value ?? 0
+  }
 }

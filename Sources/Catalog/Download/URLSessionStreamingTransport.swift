@@ -30,6 +30,7 @@ public final class URLSessionStreamingTransport: StreamingTransport {
     Delegate.cancelQueue.async { session.invalidateAndCancel() }
   }
 
+  /// Streams `request` through URLSession (see ``StreamingTransport``).
   public func stream(
     _ request: HTTPRequest, onHead: @escaping @Sendable (StreamHead) throws -> StreamDisposition,
     onChunk: @escaping @Sendable (Data) throws -> Void

@@ -69,8 +69,9 @@ public struct BookText: Sendable {
     return String(repeating: " ", count: min(indent, 40)) + text
   }
 
-  /// Lines folded before the body (the PG header) and after it (the licence).
+  /// Lines folded before the body (the PG header).
   public var foldedHeaderLines: Int { body.lowerBound }
+  /// Lines folded after the body (the licence).
   public var foldedFooterLines: Int { lineCount - body.upperBound }
 
   /// How far the marker search looks from each end.
