@@ -105,6 +105,8 @@ struct DownloadTests {
     try FileManager.default.removeItem(atPath: path)
     let listed = try await app.run(["library"])
     #expect(listed.outLines.first?.split(separator: "\t")[2] == "missing", "\(listed)")
+    let shown = try await app.run(["show", "84", "--source", "embedded"])
+    #expect(shown.outLines.contains("\(path) (missing)"), "\(shown)")
     #expect(try await app.favoriteIDs().isEmpty, "favourites and library are independent")
 
     let got2 = try await app.run(
@@ -167,6 +169,21 @@ struct DownloadTests {
       $0.hasPrefix("Frankenstein; Or, The Modern Prometheus · line")
     }
     #expect(resumed == [last], "\(second)")
+    await server.stop()
+  }
+
+  @Test func dNDownloadsARowOfTheList() async throws {
+    let server = try await TestServer.start()
+    try BookFiles.serve84(on: server.server)
+    let app = try Gutenberg().mirrored(to: server.url)
+    defer { app.cleanUp() }
+    let run = try await app.run(
+      ["--server", server.url.absoluteString], input: "/ frankenstein\nd 1\nd 7\nq\n")
+    #expect(run.status == 0, "\(run)")
+    let epub = app.root.appendingPathComponent(Self.epubName)
+    #expect(run.err.contains("Downloaded: \(epub.path)"), "\(run)")
+    #expect(run.out.contains("there is no row 7 (rows are 1–1)"), "\(run)")
+    #expect(FileManager.default.fileExists(atPath: epub.path))
     await server.stop()
   }
 
