@@ -51,7 +51,8 @@ public final class Downloader: Sendable {
         let finalURL = try await transfer(url, partial, &record, progress: progress)
         return try finish(partial, destination, replace: replace, record, finalURL: finalURL)
       } catch let error as DownloadError {
-        if !error.resumable { partial.remove() }
+        // A file that appeared at the destination meanwhile leaves the finished part in place.
+        if !error.resumable, error != .exists(path: path) { partial.remove() }
         throw error
       } catch {
         var failure = classify(error, url: url, partial: partial)
@@ -124,7 +125,10 @@ public final class Downloader: Sendable {
         guard redirects <= Self.maxRedirects else { throw DownloadError.tooManyRedirects(url: url) }
         current = try Self.redirectTarget(from: current, location: location)
       case .restart(let reason):
-        guard !fresh else { throw GutendexError.connectionLost(url: current, reason: "restart") }
+        guard !fresh else {
+          throw GutendexError.badData(
+            url: current, path: "", reason: "a partial answer to a request for the whole file")
+        }
         record.restart = reason
         fresh = true
       case .failed(let error):
