@@ -22,7 +22,7 @@ struct Gutenberg: AsyncParsableCommand {
     version: "1.0.0",
     subcommands: [
       Browse.self, List.self, Show.self, Favorites.self, Cache.self, Status.self,
-      Get.self, Library.self, Read.self,
+      Get.self, LibraryCommand.self, Read.self,
     ],
     defaultSubcommand: Browse.self
   )

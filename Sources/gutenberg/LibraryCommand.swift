@@ -1,7 +1,7 @@
 import ArgumentParser
 import Terminal
 
-struct Library: AsyncParsableCommand {
+struct LibraryCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "library", abstract: "List downloaded books, or remove them.",
     subcommands: [ListLibrary.self, RemoveFromLibrary.self], defaultSubcommand: ListLibrary.self)
