@@ -203,6 +203,36 @@ struct DownloadFaultTests {
     }
   }
 
+  @Test func ctrlCAtThePromptStopsTheDownloadAndTheBrowserGoesOn() async throws {
+    try await Self.with { row in
+      try BookFiles.serve84(on: row.server, epubSize: 600_000)
+      row.server.faults = FaultPlan(stallMidBody: true)
+      let child = try row.app.start(["--server", row.url.absoluteString])
+      await child.send("/ frankenstein")
+      await child.send("d 1")
+      let deadline = ContinuousClock.now + .seconds(30)
+      while row.size(row.part) != 300_000, ContinuousClock.now < deadline {
+        try await Task.sleep(for: .milliseconds(20))
+      }
+      #expect(row.size(row.part) == 300_000)
+      child.kill(SIGINT)
+      let message = "error: interrupted after 300000 bytes; \(Self.resumeHint(row))"
+      let deadline2 = ContinuousClock.now + .seconds(30)
+      while !String(decoding: child.stderr, as: UTF8.self).contains(message),
+        ContinuousClock.now < deadline2
+      {
+        try await Task.sleep(for: .milliseconds(20))
+      }
+      #expect(String(decoding: child.stderr, as: UTF8.self).contains(message))
+      await child.send("F")
+      #expect(await child.waitForOutput { $0.contains("Favourites") })
+      await child.send("q")
+      let exit = await child.wait(timeout: .seconds(30))
+      #expect(exit.code == 0, "\(exit) \(String(decoding: child.stderr, as: UTF8.self))")
+      #expect(row.size(row.part) == 300_000, "the part is kept for a later get")
+    }
+  }
+
   @Test func aStallIsATimeoutThatKeepsTheBytes() async throws {
     try await Self.with { row in
       try BookFiles.serve84(on: row.server, epubSize: 200_000)
