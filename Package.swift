@@ -27,7 +27,7 @@ let package = Package(
     // A Gutendex-compatible engine over a local set of books, plus the embedded catalogue.
     .target(
       name: "GutendexEngine", dependencies: ["Gutendex", "CZlib"], resources: [.copy("Resources")]),
-    // The system zlib, for the embedded catalogue snapshot (apt: zlib1g-dev).
+    // The system zlib: gunzip of the source catalogue and CRC-32 of the index (apt: zlib1g-dev).
     .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
     // Derives the embedded catalogue snapshot from the real catalogue, and verifies it.
     .executableTarget(name: "gutendex-snapshot", dependencies: ["Gutendex", "GutendexEngine"]),
@@ -83,7 +83,8 @@ let package = Package(
       name: "CatalogTests", dependencies: ["Catalog", "GutendexServer"],
       resources: [.copy("Fixtures")]),
     .testTarget(
-      name: "TerminalTests", dependencies: ["Terminal", "gutenberg", "Gutendex", "Catalog"],
+      name: "TerminalTests",
+      dependencies: ["Terminal", "gutenberg", "Gutendex", "GutendexEngine", "Catalog"],
       resources: [.copy("Fixtures")]),
     // Runs the real `gutenberg` binary (built because it is a dependency) against a loopback server.
     .testTarget(
@@ -95,6 +96,12 @@ let package = Package(
       name: "FaultMatrixTests",
       dependencies: [
         "gutenberg", "BinaryTestSupport", "Gutendex", "GutendexServer", "GutendexEngine",
+      ]),
+    // Runs every command line of README.md and of `gutenberg --help` against a loopback server.
+    .testTarget(
+      name: "DocumentationTests",
+      dependencies: [
+        "gutenberg", "gutendex-server", "BinaryTestSupport", "Gutendex", "GutendexServer",
       ]),
     // Runs the built `gutenberg` binary for the end-to-end and fault-matrix tests (shared by both).
     .target(

@@ -1,6 +1,10 @@
 import Foundation
 
 extension Book {
+  /// What the fast path accepts: strict JSON, and unknown values nested at most 64 deep (deeper
+  /// ones are left to `Codable`, which decides).
+  static let fastOptions = JSONParser.Options(maximumDepth: 64)
+
   /// The common case of ``decode(from:path:)`` without Foundation's `JSONDecoder`, which is
   /// slow on Linux (it was most of the time of decoding a page).
   ///
@@ -8,132 +12,120 @@ extension Book {
   /// differently: malformed JSON, a value of an unexpected type, a repeated known key, a number
   /// that is not a plain integer. The caller then uses the `Codable` path, which decides.
   static func decodeFast(_ data: Data) -> Book? {
-    var reader = StrictJSONReader([UInt8](data))
-    var book = Book(id: 0, title: "", rawJSON: data)
-    // Bit `n` set once the n-th known key was read (a set of keys would allocate per book).
-    var seen: UInt32 = 0
-    let read = reader.readObject { reader, key in
-      guard let field = CodingKeys(rawValue: key) else { return reader.skipValue() }
-      let bit = UInt32(1) << field.bitIndex
-      guard seen & bit == 0 else { return false }
-      seen |= bit
-      return book.read(field, from: &reader)
-    }
-    reader.skipWhitespace()
-    guard read, reader.atEnd, seen & (1 << CodingKeys.id.bitIndex) != 0 else { return nil }
+    var parser = JSONParser([UInt8](data), options: fastOptions)
+    guard var book = decodeFast(&parser), (try? parser.finish()) != nil else { return nil }
+    book.rawJSON = data
     return book
   }
 
-  /// Reads the value of `field` into this book; false when it is not what `Codable` expects.
-  private mutating func read(_ field: CodingKeys, from reader: inout StrictJSONReader) -> Bool {
-    if field != .id, reader.takeNull() {
+  /// ``decodeFast(_:)`` of the object at the parser's position, which it leaves just after the
+  /// object; ``rawJSON`` is left empty for the caller. A throw of the parser means nil.
+  static func decodeFast(_ parser: inout JSONParser) -> Book? {
+    var book = Book(id: 0, title: "", rawJSON: Data())
+    // Bit `n` set once the n-th known key was read (a set of keys would allocate per book).
+    var seen: UInt32 = 0
+    do throws(JSONParseError) {
+      try parser.readObject { key, parser throws(JSONParseError) in
+        guard let field = CodingKeys(rawValue: key) else {
+          try parser.skipValue()
+          return
+        }
+        let bit = UInt32(1) << field.bitIndex
+        guard seen & bit == 0 else { throw parser.failure("no repeated key \(key)") }
+        seen |= bit
+        try book.read(field, from: &parser)
+      }
+    } catch {
+      return nil
+    }
+    guard seen & (1 << CodingKeys.id.bitIndex) != 0 else { return nil }
+    return book
+  }
+
+  /// Reads the value of `field` into this book; throws when it is not what `Codable` expects.
+  private mutating func read(_ field: CodingKeys, from parser: inout JSONParser)
+    throws(JSONParseError)
+  {
+    if field != .id, parser.readNull() {
       // null is what `decodeIfPresent` reads as absent: the defaults of `init(from:)`.
-      return true
+      return
     }
     switch field {
-    case .id:
-      guard let value = reader.readInt() else { return false }
-      id = value
-    case .title:
-      guard let value = reader.readString() else { return false }
-      title = value
-    case .authors:
-      guard let value = Self.readPeople(&reader) else { return false }
-      authors = value
-    case .summaries:
-      guard let value = Self.readStrings(&reader) else { return false }
-      summaries = value
-    case .editors:
-      guard let value = Self.readPeople(&reader) else { return false }
-      editors = value
-    case .translators:
-      guard let value = Self.readPeople(&reader) else { return false }
-      translators = value
-    case .subjects:
-      guard let value = Self.readStrings(&reader) else { return false }
-      subjects = value
-    case .bookshelves:
-      guard let value = Self.readStrings(&reader) else { return false }
-      bookshelves = value
-    case .languages:
-      guard let value = Self.readStrings(&reader) else { return false }
-      languages = value
-    case .copyright:
-      guard let value = reader.readBool() else { return false }
-      copyright = value
-    case .mediaType:
-      guard let value = reader.readString() else { return false }
-      mediaType = value
+    case .id: id = try Self.readPlainInt(&parser)
+    case .title: title = try parser.readString()
+    case .authors: authors = try Self.readPeople(&parser)
+    case .summaries: summaries = try Self.readStrings(&parser)
+    case .editors: editors = try Self.readPeople(&parser)
+    case .translators: translators = try Self.readPeople(&parser)
+    case .subjects: subjects = try Self.readStrings(&parser)
+    case .bookshelves: bookshelves = try Self.readStrings(&parser)
+    case .languages: languages = try Self.readStrings(&parser)
+    case .copyright: copyright = try parser.readBool()
+    case .mediaType: mediaType = try parser.readString()
     case .formats:
       var value: [String: String] = [:]
-      let read = reader.readObject { reader, key in
-        guard value[key] == nil, let url = reader.readString() else { return false }
-        value[key] = url
-        return true
+      try parser.readObject { key, parser throws(JSONParseError) in
+        guard value[key] == nil else { throw parser.failure("no repeated key \(key)") }
+        value[key] = try parser.readString()
       }
-      guard read else { return false }
       formats = value
-    case .downloadCount:
-      guard let value = reader.readInt() else { return false }
-      downloadCount = value
+    case .downloadCount: downloadCount = try Self.readPlainInt(&parser)
     }
-    return true
   }
 
-  private static func readStrings(_ reader: inout StrictJSONReader) -> [String]? {
+  /// An integer `Codable` reads the same: not `-0`, which is left to it.
+  static func readPlainInt(_ parser: inout JSONParser) throws(JSONParseError) -> Int {
+    parser.skipWhitespace()
+    let start = parser.position
+    let value = try parser.readInt()
+    guard value != 0 || parser.bytes[start] != UInt8(ascii: "-") else {
+      throw JSONParseError(offset: start, reason: "-0 is left to Codable")
+    }
+    return value
+  }
+
+  private static func readStrings(_ parser: inout JSONParser) throws(JSONParseError) -> [String] {
     var strings: [String] = []
-    let read = reader.readArray { reader in
-      guard let text = reader.readString() else { return false }
-      strings.append(text)
-      return true
+    try parser.readArray { parser throws(JSONParseError) in
+      strings.append(try parser.readString())
     }
-    return read ? strings : nil
+    return strings
   }
 
-  private static func readPeople(_ reader: inout StrictJSONReader) -> [Person]? {
+  private static func readPeople(_ parser: inout JSONParser) throws(JSONParseError) -> [Person] {
     var people: [Person] = []
-    let read = reader.readArray { reader in
-      guard let person = Person.decodeFast(&reader) else { return false }
-      people.append(person)
-      return true
+    try parser.readArray { parser throws(JSONParseError) in
+      people.append(try Person.decodeFast(&parser))
     }
-    return read ? people : nil
+    return people
   }
 }
 
 extension Person {
-  /// ``Person``'s `init(from:)` on the strict reader; nil where `Codable` must decide.
-  static func decodeFast(_ reader: inout StrictJSONReader) -> Person? {
+  /// ``Person``'s `init(from:)` on the parser; throws where `Codable` must decide.
+  static func decodeFast(_ parser: inout JSONParser) throws(JSONParseError) -> Person {
     var person = Person(name: "")
     var seen: (name: Bool, birth: Bool, death: Bool) = (false, false, false)
-    let read = reader.readObject { reader, key in
-      guard let field = CodingKeys(rawValue: key) else { return reader.skipValue() }
-      switch field {
-      case .name:
-        guard !seen.name else { return false }
-        seen.name = true
-      case .birthYear:
-        guard !seen.birth else { return false }
-        seen.birth = true
-      case .deathYear:
-        guard !seen.death else { return false }
-        seen.death = true
+    try parser.readObject { key, parser throws(JSONParseError) in
+      guard let field = CodingKeys(rawValue: key) else {
+        try parser.skipValue()
+        return
       }
-      if reader.takeNull() { return true }
+      let repeated: Bool
       switch field {
-      case .name:
-        guard let name = reader.readString() else { return false }
-        person.name = name
-      case .birthYear:
-        guard let year = reader.readInt() else { return false }
-        person.birthYear = year
-      case .deathYear:
-        guard let year = reader.readInt() else { return false }
-        person.deathYear = year
+      case .name: (repeated, seen.name) = (seen.name, true)
+      case .birthYear: (repeated, seen.birth) = (seen.birth, true)
+      case .deathYear: (repeated, seen.death) = (seen.death, true)
       }
-      return true
+      guard !repeated else { throw parser.failure("no repeated key \(key)") }
+      if parser.readNull() { return }
+      switch field {
+      case .name: person.name = try parser.readString()
+      case .birthYear: person.birthYear = try Book.readPlainInt(&parser)
+      case .deathYear: person.deathYear = try Book.readPlainInt(&parser)
+      }
     }
-    return read ? person : nil
+    return person
   }
 }
 

@@ -22,55 +22,43 @@ public struct BookPage: Sendable, Hashable {
   public var pageCount: Int { BookQuery.pageCount(forResults: count) }
 
   /// Decodes a page, keeping each book's exact bytes.
+  ///
+  /// A first, structural pass finds the page's members and each book's bytes (so a truncated
+  /// body is a page error); each book is then decoded on its own, so its errors name its path.
   public static func decode(from data: Data) throws(BookDecodingError) -> BookPage {
-    let scanner = JSONScanner(data)
+    var parser = JSONParser([UInt8](data))
     let members: [(key: String, value: Range<Int>)]
-    do throws(JSONScanner.Failure) {
-      let start = scanner.skipWhitespace(0, scanner.bytes.count)
-      let end = try scanner.skipValue(start, scanner.bytes.count)
-      members = try scanner.objectMembers(in: start..<end)
-      if !scanner.onlyWhitespace(after: end) {
-        throw JSONScanner.Failure(offset: end, reason: "unexpected data after the object")
+    do throws(JSONParseError) {
+      let whole = try parser.skipValueUnchecked()
+      members = try objectMembers(parser.parser(at: whole.lowerBound))
+      parser.skipWhitespace()
+      if parser.position < parser.bytes.count {
+        throw JSONParseError(offset: whole.upperBound, reason: "unexpected data after the object")
       }
     } catch {
-      throw BookDecodingError(path: "", reason: "\(error.reason) at byte \(error.offset)")
+      throw BookDecodingError(path: "", reason: error.description)
     }
     var count: Int?
     var next: String?
     var previous: String?
     var results: [Book]?
     for (key, range) in members {
-      do {
-        switch key {
-        case "count":
-          guard !scanner.isString(range), let text = try scanner.scalarText(range),
-            let value = Int(text), value >= 0
-          else {
-            throw BookDecodingError(path: "count", reason: "expected a non-negative integer")
-          }
-          count = value
-        case "next":
-          next = try Self.link(scanner, range, key: key)
-        case "previous":
-          previous = try Self.link(scanner, range, key: key)
-        case "results":
-          let elements = try scanner.arrayElements(in: range)
-          var books: [Book] = []
-          books.reserveCapacity(elements.count)
-          for (index, element) in elements.enumerated() {
-            books.append(
-              try Book.decode(from: Data(scanner.bytes[element]), path: "results[\(index)]"))
-          }
-          results = books
-        default:
-          continue
+      switch key {
+      case "count":
+        guard parser.bytes[range.lowerBound] != UInt8(ascii: "\""),
+          let value = Int(String(decoding: parser.bytes[range], as: UTF8.self)), value >= 0
+        else {
+          throw BookDecodingError(path: "count", reason: "expected a non-negative integer")
         }
-      } catch let error as BookDecodingError {
-        throw error
-      } catch let error as JSONScanner.Failure {
-        throw BookDecodingError(path: key, reason: "\(error.reason) at byte \(error.offset)")
-      } catch {
-        throw BookDecodingError(path: key, reason: String(describing: error))
+        count = value
+      case "next":
+        next = try Self.link(parser.parser(at: range.lowerBound), range, key: key)
+      case "previous":
+        previous = try Self.link(parser.parser(at: range.lowerBound), range, key: key)
+      case "results":
+        results = try Self.books(parser.parser(at: range.lowerBound), data: data)
+      default:
+        continue
       }
     }
     guard let results else {
@@ -79,15 +67,68 @@ public struct BookPage: Sendable, Hashable {
     return BookPage(count: count ?? results.count, next: next, previous: previous, results: results)
   }
 
+  /// The members of the object at the parser's position: each key with its value's raw range.
+  private static func objectMembers(_ parser: JSONParser) throws(JSONParseError)
+    -> [(key: String, value: Range<Int>)]
+  {
+    var parser = parser
+    guard parser.peek() == UInt8(ascii: "{") else { throw parser.failure("a JSON object") }
+    var members: [(String, Range<Int>)] = []
+    parser.position += 1
+    if parser.take(UInt8(ascii: "}")) { return [] }
+    repeat {
+      guard parser.peek() == UInt8(ascii: "\"") else { throw parser.failure("a key") }
+      let key = try parser.readString()
+      guard parser.take(UInt8(ascii: ":")) else { throw parser.failure("':'") }
+      members.append((key, try parser.skipValueUnchecked()))
+    } while parser.take(UInt8(ascii: ","))
+    guard parser.take(UInt8(ascii: "}")) else { throw parser.failure("',' or '}'") }
+    return members
+  }
+
+  /// The books of the `results` array at the parser's position.
+  private static func books(_ parser: JSONParser, data: Data) throws(BookDecodingError) -> [Book] {
+    var parser = parser
+    var elements: [Range<Int>] = []
+    do throws(JSONParseError) {
+      guard parser.peek() == UInt8(ascii: "[") else { throw parser.failure("an array") }
+      parser.position += 1
+      if !parser.take(UInt8(ascii: "]")) {
+        repeat {
+          elements.append(try parser.skipValueUnchecked())
+        } while parser.take(UInt8(ascii: ","))
+        guard parser.take(UInt8(ascii: "]")) else { throw parser.failure("',' or ']'") }
+      }
+    } catch {
+      throw BookDecodingError(path: "results", reason: error.description)
+    }
+    var books: [Book] = []
+    books.reserveCapacity(elements.count)
+    for (index, element) in elements.enumerated() {
+      let bytes = data[data.startIndex + element.lowerBound..<data.startIndex + element.upperBound]
+      // The fast path reads the book in place; anything else goes to `Book.decode` alone.
+      var reader = JSONParser(parser.bytes, options: Book.fastOptions)
+      reader.position = element.lowerBound
+      if var book = Book.decodeFast(&reader), reader.position == element.upperBound {
+        book.rawJSON = Data(bytes)
+        books.append(book)
+      } else {
+        books.append(try Book.decode(from: Data(bytes), path: "results[\(index)]"))
+      }
+    }
+    return books
+  }
+
   /// A `next`/`previous` value: a string or null, nothing else.
-  private static func link(_ scanner: JSONScanner, _ range: Range<Int>, key: String)
+  private static func link(_ parser: JSONParser, _ range: Range<Int>, key: String)
     throws(BookDecodingError) -> String?
   {
-    do throws(JSONScanner.Failure) {
-      if scanner.isString(range) { return try scanner.scalarText(range) }
-      if try scanner.scalarText(range) == nil { return nil }
+    var parser = parser
+    do throws(JSONParseError) {
+      if parser.peek() == UInt8(ascii: "\"") { return try parser.readString() }
+      if parser.readNull(), parser.position == range.upperBound { return nil }
     } catch {
-      throw BookDecodingError(path: key, reason: "\(error.reason) at byte \(error.offset)")
+      throw BookDecodingError(path: key, reason: error.description)
     }
     throw BookDecodingError(path: key, reason: "expected a URL string or null")
   }

@@ -15,18 +15,14 @@ public final class URLSessionTransport: Requestable {
   public static let defaultMaxBodySize = 8 * 1_048_576
 
   public let maxBodySize: Int
-  private let session: URLSession
-  private let delegate: Delegate
+  private let delegate = Delegate()
+  /// Made on the first request: creating a URLSession initialises libcurl and OpenSSL, which
+  /// costs several MiB of resident memory and milliseconds that a run which never touches the
+  /// network (the embedded catalogue, the cache) should not pay.
+  private let session = Mutex<URLSession?>(nil)
 
   public init(maxBodySize: Int = URLSessionTransport.defaultMaxBodySize) {
     self.maxBodySize = maxBodySize
-    let configuration = URLSessionConfiguration.ephemeral
-    configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-    configuration.urlCache = nil
-    configuration.httpCookieStorage = nil
-    let delegate = Delegate()
-    self.delegate = delegate
-    self.session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
   }
 
   deinit {
@@ -34,8 +30,22 @@ public final class URLSessionTransport: Requestable {
     // overflowed the body limit crashed swift-corelibs-foundation ("Trying to access a
     // behaviour for a task that in not in the registry"), 1 run in 10 of `gutenberg list` on a
     // 100 MB stream.
-    let session = self.session
+    guard let session = session.withLock({ $0 }) else { return }
     Delegate.cancelQueue.async { session.invalidateAndCancel() }
+  }
+
+  /// The session, made on first use.
+  private var urlSession: URLSession {
+    session.withLock { session in
+      if let session { return session }
+      let configuration = URLSessionConfiguration.ephemeral
+      configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+      configuration.urlCache = nil
+      configuration.httpCookieStorage = nil
+      let made = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
+      session = made
+      return made
+    }
   }
 
   public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
@@ -45,7 +55,7 @@ public final class URLSessionTransport: Requestable {
     for (name, value) in request.headers {
       urlRequest.setValue(value, forHTTPHeaderField: name)
     }
-    let task = session.dataTask(with: urlRequest)
+    let task = urlSession.dataTask(with: urlRequest)
     let delegate = self.delegate
     let limit = maxBodySize
     let timeout = request.timeout

@@ -64,51 +64,45 @@ struct BookFilter: Sendable {
 
   /// Positions of the matching books, in the requested order; only the book `only` is
   /// considered when it is given (the detail view filters the same queryset).
-  func positions(records: [BookRecord], index: BookIndex, only: Int? = nil) -> [Int32] {
-    let languageFlags = languages.map { codes in
-      var flags = [Bool](repeating: false, count: index.languages.count)
-      for code in codes {
-        if let id = index.languages.id(of: code) { flags[Int(id)] = true }
+  func positions<Columns: BookColumns>(in books: Columns, only: Int? = nil) -> [Int32] {
+    let languageFlags = languages.map { books.languageFlags(codes: $0) }
+    let mimeFlags = mimeType.map { books.mimeTypeFlags(prefix: $0) }
+    let topicFlags = topic.map { books.topicFlags(containing: $0) }
+    // Per term: which titles contain it, and which author names.
+    let termFlags = searchTerms.map { terms in
+      terms.map {
+        (titles: books.titleFlags(containing: $0), names: books.authorNameFlags(containing: $0))
       }
-      return flags
     }
-    let mimeFlags = mimeType.map { prefix in
-      index.mimeTypes.strings.map { Array($0.utf8).starts(with: prefix) }
-    }
-    let topicFlags = topic.map { index.topics.containing($0) }
-    let termFlags = searchTerms.map { terms in terms.map { index.authorNames.containing($0) } }
 
     func matches(_ position: Int) -> Bool {
-      // Fields are read one by one: copying the whole record would retain all its arrays.
-      if let ids, !ids.contains(records[position].id) { return false }
-      if let copyright, !copyright.contains(records[position].copyright) { return false }
-      if let languageFlags, !index.bookLanguages.any(position, in: languageFlags) { return false }
-      if let mimeFlags, !index.bookMimeTypes.any(position, in: mimeFlags) { return false }
+      if let ids, !ids.contains(books.id(at: position)) { return false }
+      if let copyright, !copyright.contains(books.copyright(at: position)) { return false }
+      if let languageFlags, !books.anyLanguage(at: position, in: languageFlags) { return false }
+      if let mimeFlags, !books.anyMimeType(at: position, in: mimeFlags) { return false }
       if authorYearStart != nil || authorYearEnd != nil {
-        let authors = records[position].authors
-        if authors.isEmpty { return false }
+        if !books.hasAuthors(at: position) { return false }
         // Two independent conditions: different authors may satisfy start and end.
         if let start = authorYearStart,
-          !authors.contains(where: { Self.year($0.birthYear, $0.deathYear) { $0 >= start } })
+          !books.anyAuthor(
+            at: position, { birth, death in Self.year(birth, death) { $0 >= start } })
         {
           return false
         }
         if let end = authorYearEnd,
-          !authors.contains(where: { Self.year($0.birthYear, $0.deathYear) { $0 <= end } })
+          !books.anyAuthor(at: position, { birth, death in Self.year(birth, death) { $0 <= end } })
         {
           return false
         }
       }
       if let topicFlags {
-        if index.bookTopics.isEmpty(position) || !index.bookTopics.any(position, in: topicFlags) {
+        if !books.hasTopics(at: position) || !books.anyTopic(at: position, in: topicFlags) {
           return false
         }
       }
-      if let searchTerms, let termFlags {
-        for (term, flags) in zip(searchTerms, termFlags)
-        where !index.titles.contains(term, at: position)
-          && !index.bookAuthors.any(position, in: flags)
-        {
+      if let termFlags {
+        for flags in termFlags
+        where !flags.titles[position] && !books.anyAuthorName(at: position, in: flags.names) {
           return false
         }
       }
@@ -116,20 +110,20 @@ struct BookFilter: Sendable {
     }
 
     if let only {
-      guard let position = index.positions[only], matches(Int(position)) else { return [] }
+      guard let position = books.position(of: only), matches(Int(position)) else { return [] }
       return [position]
     }
     if let ids {
       // Few candidates: look them up instead of scanning every book.
-      var candidates = Set(ids.compactMap { index.positions[$0] }).filter { matches(Int($0)) }
+      var candidates = Set(ids.compactMap { books.position(of: $0) }).filter { matches(Int($0)) }
         .sorted()
       switch order {
       case .ascending: break
       case .descending: candidates.reverse()
       case .popular:
         candidates.sort { left, right in
-          let a = records[Int(left)].downloadCount
-          let b = records[Int(right)].downloadCount
+          let a = books.downloadCount(at: Int(left))
+          let b = books.downloadCount(at: Int(right))
           return a != b ? a > b : left < right
         }
       }
@@ -138,13 +132,15 @@ struct BookFilter: Sendable {
     var result: [Int32] = []
     switch order {
     case .ascending:
-      for position in 0..<records.count where matches(position) { result.append(Int32(position)) }
+      for position in 0..<books.bookCount where matches(position) { result.append(Int32(position)) }
     case .descending:
-      for position in (0..<records.count).reversed() where matches(position) {
+      for position in (0..<books.bookCount).reversed() where matches(position) {
         result.append(Int32(position))
       }
     case .popular:
-      for position in index.byDownloads where matches(Int(position)) { result.append(position) }
+      for rank in 0..<books.bookCount {
+        if let position = books.popular(rank), matches(Int(position)) { result.append(position) }
+      }
     }
     return result
   }

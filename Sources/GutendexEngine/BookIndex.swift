@@ -16,9 +16,8 @@ struct BookIndex: Sendable {
   let mimeTypes: StringPool
   let bookMimeTypes: IDLists
 
-  /// Builds the index over records already sorted by id; `columns`, when given, must describe
-  /// the same records in the same order.
-  init(records: [BookRecord], columns: TableColumns? = nil) {
+  /// Builds the index over records already sorted by id.
+  init(records: [BookRecord]) {
     var positions: [Int: Int32] = [:]
     positions.reserveCapacity(records.count)
     var titles = ByteTable()
@@ -30,45 +29,13 @@ struct BookIndex: Sendable {
     var bookLanguages = IDLists()
     var mimeTypes = StringPool()
     var bookMimeTypes = IDLists()
-    if let columns {
-      var authorRemap = TableRemap(tableCount: columns.tableCount)
-      var topicRemap = TableRemap(tableCount: columns.tableCount)
-      var languageRemap = TableRemap(tableCount: columns.tableCount)
-      var mimeRemap = TableRemap(tableCount: columns.tableCount)
-      for (position, record) in records.enumerated() {
-        positions[record.id] = Int32(position)
-        titles.append(ByteTable.fold(record.title))
-        bookAuthors.append(
-          zip(columns.authorNames.list(position), record.authors).map {
-            authorRemap.id($0, $1.name, in: &authorNames)
-          })
-        let subjectCount = record.subjects.count
-        bookTopics.append(
-          columns.topics.list(position).enumerated().map { offset, table in
-            topicRemap.id(
-              table,
-              offset < subjectCount
-                ? record.subjects[offset] : record.bookshelves[offset - subjectCount],
-              in: &topics)
-          })
-        bookLanguages.append(
-          zip(columns.languages.list(position), record.languages).map {
-            languageRemap.id($0, $1, in: &languages)
-          })
-        bookMimeTypes.append(
-          zip(columns.mimeTypes.list(position), record.formats).map {
-            mimeRemap.id($0, $1.mime, in: &mimeTypes)
-          })
-      }
-    } else {
-      for (position, record) in records.enumerated() {
-        positions[record.id] = Int32(position)
-        titles.append(ByteTable.fold(record.title))
-        bookAuthors.append(record.authors.map { authorNames.intern($0.name) })
-        bookTopics.append((record.subjects + record.bookshelves).map { topics.intern($0) })
-        bookLanguages.append(record.languages.map { languages.intern($0) })
-        bookMimeTypes.append(record.formats.map { mimeTypes.intern($0.mime) })
-      }
+    for (position, record) in records.enumerated() {
+      positions[record.id] = Int32(position)
+      titles.append(ByteTable.fold(record.title))
+      bookAuthors.append(record.authors.map { authorNames.intern($0.name) })
+      bookTopics.append((record.subjects + record.bookshelves).map { topics.intern($0) })
+      bookLanguages.append(record.languages.map { languages.intern($0) })
+      bookMimeTypes.append(record.formats.map { mimeTypes.intern($0.mime) })
     }
     let downloads = records.map(\.downloadCount)
     // Records are in id order, so the position breaks ties by id.

@@ -1,9 +1,15 @@
+import Gutendex
+
 extension BookRecord {
+  /// How the engine reads books: strict JSON, but lone surrogate escapes (which Python's `json`
+  /// keeps, and the catalogue has) and invalid UTF-8 become U+FFFD, as the server shows them.
+  static let jsonOptions = JSONParser.Options(replacesInvalidUnicode: true)
+
   /// Reads one book object in any era's shape (missing keys take the server's defaults).
   ///
   /// Returns nil for a book the server would hide: one whose `title` or `download_count` is
   /// null.
-  static func read(from reader: inout JSONReader) throws(JSONReader.Failure) -> BookRecord? {
+  static func read(from reader: inout JSONParser) throws(JSONParseError) -> BookRecord? {
     var id: Int?
     var title: String?
     var downloadCount: Int?
@@ -11,7 +17,7 @@ extension BookRecord {
       id: 0, title: "", authors: [], summaries: [], editors: [], translators: [], subjects: [],
       bookshelves: [], languages: [], copyright: nil, mediaType: "Text", formats: [],
       downloadCount: 0)
-    try reader.readObject { key, reader throws(JSONReader.Failure) in
+    try reader.readObject { key, reader throws(JSONParseError) in
       switch key {
       case "id": id = try reader.readInt()
       case "title": title = reader.readNull() ? nil : try reader.readString()
@@ -27,7 +33,7 @@ extension BookRecord {
         book.mediaType = reader.readNull() ? "Text" : try reader.readString()
       case "formats":
         var formats: [FormatEntry] = []
-        try reader.readObject { mime, reader throws(JSONReader.Failure) in
+        try reader.readObject { mime, reader throws(JSONParseError) in
           if reader.readNull() { return }
           formats.append(FormatEntry(mime: mime, url: try reader.readString(), hasIDSlots: false))
         }
@@ -36,7 +42,9 @@ extension BookRecord {
       default: try reader.skipValue()
       }
     }
-    guard let id else { throw reader.fail("book without an id") }
+    guard let id else {
+      throw JSONParseError(offset: reader.position, reason: "book without an id")
+    }
     guard let title, let downloadCount else { return nil }
     book.id = id
     book.title = title
@@ -44,25 +52,25 @@ extension BookRecord {
     return book
   }
 
-  private static func readStrings(_ reader: inout JSONReader) throws(JSONReader.Failure)
+  private static func readStrings(_ reader: inout JSONParser) throws(JSONParseError)
     -> [String]
   {
     if reader.readNull() { return [] }
     var strings: [String] = []
-    try reader.readArray { reader throws(JSONReader.Failure) in
+    try reader.readArray { reader throws(JSONParseError) in
       strings.append(try reader.readString())
     }
     return strings
   }
 
-  private static func readPeople(_ reader: inout JSONReader) throws(JSONReader.Failure)
+  private static func readPeople(_ reader: inout JSONParser) throws(JSONParseError)
     -> [PersonRecord]
   {
     if reader.readNull() { return [] }
     var people: [PersonRecord] = []
-    try reader.readArray { reader throws(JSONReader.Failure) in
+    try reader.readArray { reader throws(JSONParseError) in
       var person = PersonRecord(name: "", birthYear: nil, deathYear: nil)
-      try reader.readObject { key, reader throws(JSONReader.Failure) in
+      try reader.readObject { key, reader throws(JSONParseError) in
         switch key {
         case "name": person.name = reader.readNull() ? "" : try reader.readString()
         case "birth_year": person.birthYear = try reader.readOptionalInt()

@@ -1,13 +1,11 @@
 /// Reads what ``ByteSink`` wrote, throwing on truncated or malformed input.
 struct ByteSource {
   let bytes: [UInt8]
-  var position: Int
-  let end: Int
+  var position = 0
+  var end: Int { bytes.count }
 
-  init(_ bytes: [UInt8], range: Range<Int>? = nil) {
+  init(_ bytes: [UInt8]) {
     self.bytes = bytes
-    position = range?.lowerBound ?? 0
-    end = range?.upperBound ?? bytes.count
   }
 
   var isAtEnd: Bool { position >= end }

@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// Byte strings stored back to back, with substring search.
 struct ByteTable: Sendable {
   private(set) var bytes: [UInt8] = []
@@ -24,29 +18,10 @@ struct ByteTable: Sendable {
     return Array(string.lowercased().utf8)
   }
 
-  /// True when entry `index` contains `needle` (the empty needle is in everything).
-  func contains(_ needle: [UInt8], at index: Int) -> Bool {
-    let start = offsets[index]
-    let end = offsets[index + 1]
-    let length = needle.count
-    guard length > 0 else { return true }
-    guard end - start >= length else { return false }
-    return bytes.withUnsafeBufferPointer { hay in
-      needle.withUnsafeBufferPointer { pin in
-        guard let base = hay.baseAddress, let pinBase = pin.baseAddress else { return false }
-        // memchr finds candidate first bytes fast; memcmp checks the rest.
-        var cursor = base + start
-        let last = base + (end - length)
-        while cursor <= last {
-          guard let found = memchr(cursor, Int32(pinBase[0]), last - cursor + 1) else {
-            return false
-          }
-          let candidate = found.assumingMemoryBound(to: UInt8.self)
-          if length == 1 || memcmp(candidate + 1, pinBase + 1, length - 1) == 0 { return true }
-          cursor = UnsafePointer(candidate) + 1
-        }
-        return false
-      }
+  /// A flag per entry: does it contain `needle`? (The empty needle is in everything.)
+  func entries(containing needle: [UInt8]) -> [Bool] {
+    bytes.withUnsafeBytes { raw in
+      ByteSearch.entries(containing: needle, in: raw, count: count) { offsets[$0] }
     }
   }
 }

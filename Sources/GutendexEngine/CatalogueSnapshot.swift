@@ -1,25 +1,37 @@
+import CZlib
 import Foundation
 
-/// The compact binary form of a catalogue that ships inside the package.
+/// The embedded catalogue's file format: an index that a query reads in place.
 ///
+/// The file is memory-mapped and never inflated or parsed as a whole: a query touches only the
+/// columns it filters on (lower-cased titles for `search`, the topic table for `topic`, ...) and
+/// the records of the 32 books it returns, so a cold process answers any query in milliseconds.
 /// Summaries are dropped; every other field round-trips to the server's exact JSON. Strings that
 /// repeat (names, subjects, shelves, languages, MIME types, URL templates) are stored once;
 /// format URLs become templates with the book's id cut out
-/// (`https://www.gutenberg.org/ebooks/\u{1}.epub3.images`), so the few patterns are shared by
-/// every book; each field is its own column so zlib finds the repetitions.
+/// (`https://www.gutenberg.org/ebooks/\u{1}.epub3.images`). Sections are listed in
+/// ``IndexSection``; each carries a CRC-32 that ``verify(_:)`` checks.
 public enum CatalogueSnapshot {
-  static let magic = Array("GDXSNAP1".utf8)
-
   /// Makes a snapshot from JSON Lines (or gzip-compressed JSON Lines) of books.
   public static func make(fromJSONLines data: Data) throws -> Data {
     let bytes = data.starts(with: [0x1F, 0x8B]) ? try Zlib.gunzip(data) : Array(data)
     return try make(records: GutendexEngine.readLines(bytes))
   }
 
-  /// Loads an engine from a snapshot.
+  /// Loads an engine from a snapshot held in memory (a private copy is kept).
   public static func engine(from snapshot: Data) throws -> GutendexEngine {
-    let (records, columns) = try decode(snapshot)
-    return try GutendexEngine(records: records, columns: columns)
+    GutendexEngine(mapped: try MappedCatalogue(region: ByteRegion(copying: snapshot)))
+  }
+
+  /// Loads an engine over a snapshot file, mapped into memory (pages are read when touched).
+  public static func engine(mapping path: String) throws -> GutendexEngine {
+    GutendexEngine(mapped: try MappedCatalogue(region: ByteRegion(mapping: path)))
+  }
+
+  /// Checks every section's CRC-32 (reads the whole file): a damaged file throws.
+  public static func verify(_ snapshot: Data) throws {
+    let catalogue = try MappedCatalogue(region: ByteRegion(copying: snapshot))
+    try catalogue.verifyChecksums()
   }
 
   /// Decompresses gzip (every member, like `gzip -dc`) or zlib data.
@@ -53,92 +65,159 @@ public enum CatalogueSnapshot {
     throw EngineError.badJSON(book: 0, offset: position, reason: "unterminated summaries")
   }
 
-  static func make(records: [BookRecord]) throws -> Data {
-    var strings: [String: Int] = [:]
-    var stringList: [[UInt8]] = []
-    func intern(_ bytes: [UInt8]) -> Int {
-      let key = String(decoding: bytes, as: UTF8.self)
-      if let id = strings[key], stringList[id] == bytes { return id }
-      stringList.append(bytes)
-      strings[key] = stringList.count - 1
-      return stringList.count - 1
+  static func make(records unsorted: [BookRecord]) throws -> Data {
+    let records = unsorted.sorted { $0.id < $1.id }
+    for (left, right) in zip(records, records.dropFirst()) where left.id == right.id {
+      throw EngineError.duplicateID(left.id)
     }
-    var people: [PersonRecord: Int] = [:]
-    var peopleList: [PersonRecord] = []
-    var peopleNames: [Int] = []
-    func person(_ record: PersonRecord) -> Int {
-      if let id = people[record] { return id }
-      peopleList.append(record)
-      peopleNames.append(intern(Array(record.name.utf8)))
-      people[record] = peopleList.count - 1
-      return peopleList.count - 1
+    let index = BookIndex(records: records)
+    var sections = [[UInt8]](repeating: [], count: IndexSection.allCases.count)
+    var widths = [UInt32](repeating: 0, count: IndexSection.allCases.count)
+    func put(_ section: IndexSection, _ bytes: [UInt8], width: Int = 0) {
+      sections[section.rawValue] = bytes
+      widths[section.rawValue] = UInt32(width)
     }
-
-    var ids = ByteSink()
-    var titles = ByteSink()
-    var persons = ByteSink()
-    var topics = ByteSink()
-    var languages = ByteSink()
-    var misc = ByteSink()
-    var formats = ByteSink()
-    var downloads = ByteSink()
-    var previousID = 0
-    for record in records.sorted(by: { $0.id < $1.id }) {
-      ids.varint(record.id - previousID)
-      previousID = record.id
-      titles.block(Array(record.title.utf8))
-      for group in [record.authors, record.editors, record.translators] {
-        persons.varint(group.count)
-        for member in group { persons.varint(person(member)) }
-      }
-      for group in [record.subjects, record.bookshelves] {
-        topics.varint(group.count)
-        for string in group { topics.varint(intern(Array(string.utf8))) }
-      }
-      languages.varint(record.languages.count)
-      for language in record.languages { languages.varint(intern(Array(language.utf8))) }
-      misc.varint(record.copyright.map { $0 ? 1 : 0 } ?? 2)
-      misc.varint(intern(Array(record.mediaType.utf8)))
-      formats.varint(record.formats.count)
-      for format in record.formats {
-        let url = Array(format.url.utf8)
-        guard !url.contains(BookRecord.idSlot) else {
-          throw EngineError.badSnapshot("book \(record.id): a URL holds the byte 0x01")
+    func int32s(_ values: some Sequence<Int>) throws -> [UInt8] {
+      var out: [UInt8] = []
+      for value in values {
+        guard let narrow = Int32(exactly: value) else {
+          throw EngineError.badSnapshot("\(value) does not fit the index")
         }
-        formats.varint(intern(Array(format.mime.utf8)))
-        formats.varint(intern(template(url, id: record.id)))
+        withUnsafeBytes(of: narrow.littleEndian) { out.append(contentsOf: $0) }
       }
-      downloads.varint(record.downloadCount)
+      return out
+    }
+    func putTable(_ offsets: IndexSection, _ bytes: IndexSection, _ table: ByteTable) throws {
+      put(offsets, try int32s(table.offsets))
+      put(bytes, table.bytes)
+    }
+    func strings(_ offsets: IndexSection, _ bytes: IndexSection, _ strings: [String]) throws {
+      var table = ByteTable()
+      for string in strings { table.append(string.utf8) }
+      try putTable(offsets, bytes, table)
+    }
+    func lists(_ offsets: IndexSection, _ ids: IndexSection, _ lists: IDLists, poolSize: Int)
+      throws
+    {
+      put(offsets, try int32s(lists.offsets))
+      let width = poolSize <= 0xFF ? 1 : poolSize <= 0xFFFF ? 2 : 4
+      var out: [UInt8] = []
+      out.reserveCapacity(lists.ids.count * width)
+      for id in lists.ids {
+        withUnsafeBytes(of: UInt32(id).littleEndian) { out.append(contentsOf: $0.prefix(width)) }
+      }
+      put(ids, out, width: width)
     }
 
-    var payload = ByteSink()
-    payload.varint(records.count)
-    var lengths = ByteSink()
-    var blob: [UInt8] = []
-    for string in stringList {
-      lengths.varint(string.count)
-      blob.append(contentsOf: string)
+    put(.ids, try int32s(records.map(\.id)))
+    put(.downloads, try int32s(records.map(\.downloadCount)))
+    put(.popular, try int32s(index.byDownloads.map(Int.init)))
+    put(.copyright, records.map { $0.copyright.map { $0 ? 1 : 0 } ?? 2 })
+    try putTable(.titleOffsets, .titles, index.titles)
+    try putTable(.authorNameOffsets, .authorNames, index.authorNames.folded)
+    try lists(
+      .bookAuthorOffsets, .bookAuthors, index.bookAuthors, poolSize: index.authorNames.count)
+    let years = records.flatMap(\.authors).flatMap { [$0.birthYear, $0.deathYear] }
+    guard !years.contains(Int(IndexSection.nullYear)) else {
+      throw EngineError.badSnapshot("a year of \(IndexSection.nullYear) cannot be stored")
     }
-    payload.varint(stringList.count)
-    payload.block(lengths.bytes)
-    payload.block(blob)
-    var peopleSink = ByteSink()
-    for (member, name) in zip(peopleList, peopleNames) {
-      peopleSink.varint(name)
-      peopleSink.optionalSigned(member.birthYear)
-      peopleSink.optionalSigned(member.deathYear)
-    }
-    payload.varint(peopleList.count)
-    payload.block(peopleSink.bytes)
-    for stream in [ids, titles, persons, topics, languages, misc, formats, downloads] {
-      payload.block(stream.bytes)
-    }
+    put(.authorYears, try int32s(years.map { $0 ?? Int(IndexSection.nullYear) }))
+    try putTable(.topicOffsets, .topics, index.topics.folded)
+    try lists(.bookTopicOffsets, .bookTopics, index.bookTopics, poolSize: index.topics.count)
+    try strings(.languageOffsets, .languages, index.languages.strings)
+    try lists(
+      .bookLanguageOffsets, .bookLanguages, index.bookLanguages, poolSize: index.languages.count)
+    try strings(.mimeTypeOffsets, .mimeTypes, index.mimeTypes.strings)
+    try lists(
+      .bookMimeTypeOffsets, .bookMimeTypes, index.bookMimeTypes, poolSize: index.mimeTypes.count)
 
-    var out = magic
-    var size = UInt64(payload.bytes.count).littleEndian
-    withUnsafeBytes(of: &size) { out.append(contentsOf: $0) }
-    out.append(contentsOf: try Zlib.compress(payload.bytes))
+    var pool = StringTable()
+    var recordTable = ByteTable()
+    for record in records { recordTable.append(try encode(record, strings: &pool)) }
+    try putTable(.stringOffsets, .strings, pool.table)
+    try putTable(.recordOffsets, .records, recordTable)
+
+    // Header, section table, then each section 8-byte aligned.
+    let tableEnd = IndexSection.headerSize + IndexSection.entrySize * sections.count
+    var out = IndexSection.magic
+    func append32(_ value: UInt32) {
+      withUnsafeBytes(of: value.littleEndian) { out.append(contentsOf: $0) }
+    }
+    func append64(_ value: UInt64) {
+      withUnsafeBytes(of: value.littleEndian) { out.append(contentsOf: $0) }
+    }
+    append32(IndexSection.version)
+    append32(UInt32(sections.count))
+    append32(UInt32(records.count))
+    append32(0)
+    var offset = tableEnd
+    for (number, section) in sections.enumerated() {
+      offset = (offset + 7) & ~7
+      append64(UInt64(offset))
+      append64(UInt64(section.count))
+      append32(widths[number])
+      append32(checksum(section))
+      offset += section.count
+    }
+    for section in sections {
+      out.append(contentsOf: repeatElement(0, count: ((out.count + 7) & ~7) - out.count))
+      out.append(contentsOf: section)
+    }
     return Data(out)
+  }
+
+  /// zlib's CRC-32 of `bytes`.
+  static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
+    UInt32(crc32(0, bytes.baseAddress?.assumingMemoryBound(to: Bytef.self), uInt(bytes.count)))
+  }
+
+  static func checksum(_ bytes: [UInt8]) -> UInt32 {
+    bytes.withUnsafeBytes { checksum($0) }
+  }
+
+  /// A record's fields the fixed columns do not hold: title, people, topics, languages,
+  /// media type and formats, as varints and string-table ids.
+  static func encode(_ record: BookRecord, strings: inout StringTable) throws -> [UInt8] {
+    var sink = ByteSink()
+    sink.block(Array(record.title.utf8))
+    for group in [record.authors, record.editors, record.translators] {
+      sink.varint(group.count)
+      for person in group {
+        sink.varint(strings.id(Array(person.name.utf8)))
+        sink.optionalSigned(person.birthYear)
+        sink.optionalSigned(person.deathYear)
+      }
+    }
+    for group in [record.subjects, record.bookshelves, record.languages] {
+      sink.varint(group.count)
+      for string in group { sink.varint(strings.id(Array(string.utf8))) }
+    }
+    sink.varint(strings.id(Array(record.mediaType.utf8)))
+    sink.varint(record.formats.count)
+    for format in record.formats {
+      let url = Array(format.url.utf8)
+      guard !url.contains(BookRecord.idSlot) else {
+        throw EngineError.badSnapshot("book \(record.id): a URL holds the byte 0x01")
+      }
+      sink.varint(strings.id(Array(format.mime.utf8)))
+      sink.varint(strings.id(template(url, id: record.id)))
+    }
+    return sink.bytes
+  }
+
+  /// Distinct byte strings with ids, compared byte for byte (Swift's `String` equality would
+  /// merge canonically equivalent spellings, and the JSON must keep the server's bytes).
+  struct StringTable {
+    private var ids: [[UInt8]: Int] = [:]
+    private(set) var table = ByteTable()
+
+    mutating func id(_ bytes: [UInt8]) -> Int {
+      if let id = ids[bytes] { return id }
+      let id = table.count
+      table.append(bytes)
+      ids[bytes] = id
+      return id
+    }
   }
 
   /// Replaces each occurrence of the id (not inside a longer number) by the id slot byte.

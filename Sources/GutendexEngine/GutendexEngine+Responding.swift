@@ -38,23 +38,45 @@ extension GutendexEngine {
     }
 
     let filter = BookFilter(query: query)
+    switch storage {
+    case .memory(let books):
+      return answer(route: route, filter: filter, query: query, reply: reply, books: books)
+    case .mapped(let books):
+      return answer(route: route, filter: filter, query: query, reply: reply, books: books)
+    }
+  }
+
+  private func answer(
+    route: Route, filter: BookFilter, query: QueryString, reply: Reply, books: some BookColumns
+  ) -> HTTPResponse {
     switch route {
     case .list:
-      return list(filter: filter, query: query, reply: reply)
+      return list(filter: filter, query: query, reply: reply, books: books)
     case .detail(let rawID, _):
       guard let id = PythonInt.parse(rawID) else { return reply.detail(404, "Not found.") }
-      let matches = filter.positions(records: records, index: index, only: id)
+      let matches = filter.positions(in: books, only: id)
       guard let position = matches.first else {
         return reply.detail(404, "No Book matches the given query.")
       }
-      return reply.json(200, records[Int(position)].json, allow: route.allow)
+      do {
+        return reply.json(200, try books.record(at: Int(position)).json, allow: route.allow)
+      } catch {
+        return Self.damaged(error, reply: reply)
+      }
     case .home:
       return reply.homePage()
     }
   }
 
-  private func list(filter: BookFilter, query: QueryString, reply: Reply) -> HTTPResponse {
-    let matches = filter.positions(records: records, index: index)
+  /// A 500 for a record that cannot be read (a damaged catalogue file): never a wrong book.
+  private static func damaged(_ error: EngineError, reply: Reply) -> HTTPResponse {
+    reply.detail(500, "The catalogue is damaged: \(error.description)")
+  }
+
+  private func list(
+    filter: BookFilter, query: QueryString, reply: Reply, books: some BookColumns
+  ) -> HTTPResponse {
+    let matches = filter.positions(in: books)
     let count = matches.count
     let pages = max(1, (count + Self.pageSize - 1) / Self.pageSize)
     let requested = query.value("page").flatMap { $0.isEmpty ? nil : $0 } ?? "1"
@@ -88,7 +110,11 @@ extension GutendexEngine {
     json.raw(#","results":["#)
     for (offset, position) in slice.enumerated() {
       if offset > 0 { json.raw(",") }
-      records[Int(position)].write(to: &json)
+      do {
+        try books.record(at: Int(position)).write(to: &json)
+      } catch {
+        return Self.damaged(error, reply: reply)
+      }
     }
     json.raw("]}")
     return reply.json(200, json.bytes, allow: Route.list(format: nil).allow)

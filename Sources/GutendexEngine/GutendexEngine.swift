@@ -8,15 +8,30 @@ import Gutendex
 /// request's host), or behind an HTTP server. Loading builds an index so a query over the whole
 /// catalogue takes milliseconds; only the books of the requested page are serialized.
 public final class GutendexEngine: Requestable {
-  /// The books, sorted by id. Immutable after init, so the class is safely `Sendable`.
-  let records: [BookRecord]
-  let index: BookIndex
+  /// Where the books live: decoded in memory, or in a mapped index file.
+  enum Storage: Sendable {
+    case memory(RecordColumns)
+    case mapped(MappedCatalogue)
+  }
+
+  /// Immutable after init, so the class is safely `Sendable`.
+  let storage: Storage
 
   /// How many books the engine serves.
-  public var bookCount: Int { records.count }
+  public var bookCount: Int {
+    switch storage {
+    case .memory(let books): books.bookCount
+    case .mapped(let books): books.bookCount
+    }
+  }
 
   /// The ids of every book, ascending.
-  public var bookIDs: [Int] { records.map(\.id) }
+  public var bookIDs: [Int] {
+    switch storage {
+    case .memory(let books): (0..<books.bookCount).map(books.id(at:))
+    case .mapped(let books): (0..<books.bookCount).map(books.id(at:))
+    }
+  }
 
   /// Loads books given as raw JSON objects in the server's shape (any era's keys).
   ///
@@ -25,7 +40,7 @@ public final class GutendexEngine: Requestable {
     var records: [BookRecord] = []
     records.reserveCapacity(books.count)
     for (number, data) in books.enumerated() {
-      var reader = JSONReader(Array(data))
+      var reader = JSONParser(Array(data), options: BookRecord.jsonOptions)
       do {
         if let record = try BookRecord.read(from: &reader) { records.append(record) }
       } catch {
@@ -40,26 +55,34 @@ public final class GutendexEngine: Requestable {
     try self.init(records: Self.readLines(Array(jsonLines)))
   }
 
-  /// `columns`, when given, describe `records` in their given order (a snapshot's).
-  init(records: [BookRecord], columns: TableColumns? = nil) throws {
-    var ids = records.map(\.id)
-    let inOrder = zip(ids, ids.dropFirst()).allSatisfy { $0 < $1 }
+  init(records: [BookRecord]) throws {
     var sorted = records
-    if !inOrder {
+    if !zip(records, records.dropFirst()).allSatisfy({ $0.id < $1.id }) {
       sorted.sort { $0.id < $1.id }
-      ids.sort()
-      for (left, right) in zip(ids, ids.dropFirst()) where left == right {
-        throw EngineError.duplicateID(left)
+      for (left, right) in zip(sorted, sorted.dropFirst()) where left.id == right.id {
+        throw EngineError.duplicateID(left.id)
       }
     }
-    self.records = sorted
-    self.index = BookIndex(records: sorted, columns: inOrder ? columns : nil)
+    storage = .memory(RecordColumns(sortedRecords: sorted))
+  }
+
+  init(mapped: MappedCatalogue) {
+    storage = .mapped(mapped)
   }
 
   /// The JSON the detail endpoint gives for a book (no filters), nil when there is none.
   public func bookJSON(id: Int) -> Data? {
-    guard let position = index.positions[id] else { return nil }
-    return Data(records[Int(position)].json)
+    switch storage {
+    case .memory(let books): Self.json(id: id, in: books)
+    case .mapped(let books): Self.json(id: id, in: books)
+    }
+  }
+
+  private static func json(id: Int, in books: some BookColumns) -> Data? {
+    guard let position = books.position(of: id),
+      let record = try? books.record(at: Int(position))
+    else { return nil }
+    return Data(record.json)
   }
 
   /// Answers one request; the engine never fails, errors are HTTP answers as on the server.
@@ -69,7 +92,7 @@ public final class GutendexEngine: Requestable {
 
   static func readLines(_ bytes: [UInt8]) throws -> [BookRecord] {
     var records: [BookRecord] = []
-    var reader = JSONReader(bytes)
+    var reader = JSONParser(bytes, options: BookRecord.jsonOptions)
     var number = 0
     while reader.peek() != nil {
       do {

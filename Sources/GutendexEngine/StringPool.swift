@@ -21,9 +21,4 @@ struct StringPool: Sendable {
   func id(of string: String) -> Int32? { ids[string] }
 
   var count: Int { strings.count }
-
-  /// A flag per string: does its lower-cased form contain `needle`?
-  func containing(_ needle: [UInt8]) -> [Bool] {
-    (0..<count).map { folded.contains(needle, at: $0) }
-  }
 }

@@ -1,37 +1,8 @@
 import CZlib
 import Foundation
 
-/// The few zlib calls the snapshot needs.
+/// The zlib calls the snapshot tools need (reading the gzip-compressed source catalogue).
 enum Zlib {
-  /// Compresses `bytes` into a zlib stream.
-  static func compress(_ bytes: [UInt8], level: Int32 = 9) throws -> [UInt8] {
-    var size = compressBound(uLong(bytes.count))
-    var out = [UInt8](repeating: 0, count: Int(size))
-    let status = out.withUnsafeMutableBufferPointer { target in
-      bytes.withUnsafeBufferPointer { source in
-        compress2(target.baseAddress, &size, source.baseAddress, uLong(source.count), level)
-      }
-    }
-    guard status == Z_OK else { throw EngineError.compression("compress2 returned \(status)") }
-    out.removeLast(out.count - Int(size))
-    return out
-  }
-
-  /// Decompresses a zlib stream whose decompressed size is known exactly.
-  static func uncompress(_ bytes: UnsafeRawBufferPointer, size: Int) throws -> [UInt8] {
-    var length = uLongf(size)
-    var out = [UInt8](repeating: 0, count: size)
-    let status = out.withUnsafeMutableBufferPointer { target in
-      CZlib.uncompress(
-        target.baseAddress, &length, bytes.baseAddress?.assumingMemoryBound(to: Bytef.self),
-        uLong(bytes.count))
-    }
-    guard status == Z_OK, Int(length) == size else {
-      throw EngineError.compression("uncompress returned \(status)")
-    }
-    return out
-  }
-
   /// Decompresses gzip data (all members, like `gzip -dc`) or a zlib stream.
   static func gunzip(_ data: Data) throws -> [UInt8] {
     var out: [UInt8] = []

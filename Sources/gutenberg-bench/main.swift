@@ -1,6 +1,7 @@
 // gutenberg-bench: every figure of BENCHMARKS.md, each next to a baseline from the same run.
 //
 // Usage: swift run -c release gutenberg-bench [--quick] [--no-build] [--only 1,3,...]
+//        [--gutenberg PATH]
 // Talks only to 127.0.0.1 (a loopback server in this process); every loop is bounded.
 import Foundation
 import GutendexEngine
@@ -13,10 +14,17 @@ let only: Set<Int> =
     arguments.index(after: index) < arguments.endIndex
       ? Set(arguments[arguments.index(after: index)].split(separator: ",").compactMap { Int($0) })
       : nil
-  } ?? Set(1...6).union([8, 9])
+  } ?? Set(1...9)
 
 func runAll() async throws -> [ResultRow] {
-  let binaries = try Binaries.locate(build: !arguments.contains("--no-build"))
+  var binaries = try Binaries.locate(build: !arguments.contains("--no-build"))
+  // --gutenberg PATH: measure another build of `gutenberg` (e.g. an older commit's, for a
+  // before/after table), with this build's bench-hello as the baseline.
+  if let index = arguments.firstIndex(of: "--gutenberg"),
+    arguments.index(after: index) < arguments.endIndex
+  {
+    binaries.gutenberg = arguments[arguments.index(after: index)]
+  }
   Report.progress("loading the embedded catalogue")
   let engine = try EmbeddedCatalogue.load()
   let server = LoopbackServer(handler: engine)
@@ -36,6 +44,7 @@ func runAll() async throws -> [ResultRow] {
     if only.contains(4) { rows += try await ProcessBenchmarks.memory(context) }
     if only.contains(5) { rows += try await FavoritesBenchmark.run(context) }
     if only.contains(6) { rows += try await SearchBenchmark.run(context) }
+    if only.contains(7) { rows += try await EmbeddedQueryBenchmark.run(context) }
     if only.contains(8) { rows += try await DownloadBenchmark.download(context) }
     if only.contains(9) { rows += try DownloadBenchmark.reader(context) }
   } catch {

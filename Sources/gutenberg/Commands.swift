@@ -2,11 +2,11 @@ import ArgumentParser
 import Catalog
 import Terminal
 
-struct Browse: AsyncParsableCommand {
+struct Browse: GlobalOptionsCommand {
   static let configuration = CommandConfiguration(
     abstract: "Browse interactively (the default): n next, p previous, / search, ? help.")
 
-  @OptionGroup var global: GlobalOptions
+  @OptionGroup(title: GlobalOptions.title) var global: GlobalOptions
   @OptionGroup var filters: QueryOptions
 
   func run() async throws {
@@ -15,11 +15,11 @@ struct Browse: AsyncParsableCommand {
   }
 }
 
-struct List: AsyncParsableCommand {
+struct List: GlobalOptionsCommand {
   static let configuration = CommandConfiguration(
     abstract: "Print a page of books (tab-separated when piped).")
 
-  @OptionGroup var global: GlobalOptions
+  @OptionGroup(title: GlobalOptions.title) var global: GlobalOptions
   @OptionGroup var filters: QueryOptions
   @Flag(help: "Stream every page, not just one.") var all = false
   @Flag(help: "Print JSON.") var json = false
@@ -32,11 +32,11 @@ struct List: AsyncParsableCommand {
   }
 }
 
-struct Show: AsyncParsableCommand {
+struct Show: GlobalOptionsCommand {
   static let configuration = CommandConfiguration(
     abstract: "Show one book with every detail and download link.")
 
-  @OptionGroup var global: GlobalOptions
+  @OptionGroup(title: GlobalOptions.title) var global: GlobalOptions
   @Argument(help: "The Project Gutenberg number of the book.") var id: Int
   @Flag(help: "Print the book's JSON as the server gives it.") var json = false
 
@@ -51,11 +51,11 @@ struct Show: AsyncParsableCommand {
   }
 }
 
-struct Status: AsyncParsableCommand {
+struct Status: GlobalOptionsCommand {
   static let configuration = CommandConfiguration(
     abstract: "Show the server, the source, favourites, cache and recent requests.")
 
-  @OptionGroup var global: GlobalOptions
+  @OptionGroup(title: GlobalOptions.title) var global: GlobalOptions
   @Flag(help: "Print JSON.") var json = false
 
   func run() async throws {

@@ -2,7 +2,7 @@ import ArgumentParser
 import Catalog
 import Terminal
 
-struct Favorites: AsyncParsableCommand {
+struct Favorites: GlobalOptionsCommand {
   static let configuration = CommandConfiguration(
     commandName: "favorites", abstract: "List, add, remove, export, import or refresh favourites.",
     subcommands: [
@@ -10,10 +10,13 @@ struct Favorites: AsyncParsableCommand {
     ],
     defaultSubcommand: ListFavorites.self, aliases: ["favourites", "fav"])
 
-  struct ListFavorites: AsyncParsableCommand {
+  // Only so that `gutenberg favorites --help` lists them too; the subcommands use their own.
+  @OptionGroup(title: GlobalOptions.title) var global: GlobalOptions
+
+  struct ListFavorites: GlobalOptionsCommand {
     static let configuration = CommandConfiguration(
       commandName: "list", abstract: "List favourites (tab-separated when piped).")
-    @OptionGroup var global: GlobalOptions
+    @OptionGroup(title: GlobalOptions.title) var global: GlobalOptions
     @Option(help: "Order: newest, title or author.") var order: FavoriteOrder = .newest
     @Flag(help: "Print the export document (JSON).") var json = false
 
@@ -24,9 +27,9 @@ struct Favorites: AsyncParsableCommand {
     }
   }
 
-  struct Add: AsyncParsableCommand {
+  struct Add: GlobalOptionsCommand {
     static let configuration = CommandConfiguration(abstract: "Add books by id.")
-    @OptionGroup var global: GlobalOptions
+    @OptionGroup(title: GlobalOptions.title) var global: GlobalOptions
     @Argument(help: "Project Gutenberg numbers.") var ids: [Int]
 
     func validate() throws {
@@ -42,10 +45,10 @@ struct Favorites: AsyncParsableCommand {
     }
   }
 
-  struct Remove: AsyncParsableCommand {
+  struct Remove: GlobalOptionsCommand {
     static let configuration = CommandConfiguration(
       abstract: "Remove books by id.", aliases: ["rm"])
-    @OptionGroup var global: GlobalOptions
+    @OptionGroup(title: GlobalOptions.title) var global: GlobalOptions
     @Argument(help: "Project Gutenberg numbers.") var ids: [Int]
 
     func validate() throws {
@@ -58,10 +61,10 @@ struct Favorites: AsyncParsableCommand {
     }
   }
 
-  struct Export: AsyncParsableCommand {
+  struct Export: GlobalOptionsCommand {
     static let configuration = CommandConfiguration(
       abstract: "Write favourites as JSON to standard output or a file (atomically).")
-    @OptionGroup var global: GlobalOptions
+    @OptionGroup(title: GlobalOptions.title) var global: GlobalOptions
     @Option(name: .shortAndLong, help: "The file to write.") var output: String?
 
     func run() async throws {
@@ -70,10 +73,10 @@ struct Favorites: AsyncParsableCommand {
     }
   }
 
-  struct Import: AsyncParsableCommand {
+  struct Import: GlobalOptionsCommand {
     static let configuration = CommandConfiguration(
       abstract: "Merge favourites from an export, a Gutendex page or an array of books.")
-    @OptionGroup var global: GlobalOptions
+    @OptionGroup(title: GlobalOptions.title) var global: GlobalOptions
     @Argument(help: "The JSON file, or - for standard input.") var file: String
 
     func run() async throws {
@@ -82,10 +85,10 @@ struct Favorites: AsyncParsableCommand {
     }
   }
 
-  struct Refresh: AsyncParsableCommand {
+  struct Refresh: GlobalOptionsCommand {
     static let configuration = CommandConfiguration(
       abstract: "Fetch fresh details of every favourite from the server.")
-    @OptionGroup var global: GlobalOptions
+    @OptionGroup(title: GlobalOptions.title) var global: GlobalOptions
 
     func run() async throws {
       try await global.run { await $0.favoritesRefresh() }
@@ -93,14 +96,17 @@ struct Favorites: AsyncParsableCommand {
   }
 }
 
-struct Cache: AsyncParsableCommand {
+struct Cache: GlobalOptionsCommand {
   static let configuration = CommandConfiguration(
     abstract: "Inspect or clear the page cache.", subcommands: [Info.self, Clear.self],
     defaultSubcommand: Info.self)
 
-  struct Info: AsyncParsableCommand {
+  // Only so that `gutenberg cache --help` lists them too; the subcommands use their own.
+  @OptionGroup(title: GlobalOptions.title) var global: GlobalOptions
+
+  struct Info: GlobalOptionsCommand {
     static let configuration = CommandConfiguration(abstract: "Show cached pages, size and age.")
-    @OptionGroup var global: GlobalOptions
+    @OptionGroup(title: GlobalOptions.title) var global: GlobalOptions
     @Flag(help: "Print JSON.") var json = false
 
     func run() async throws {
@@ -109,9 +115,9 @@ struct Cache: AsyncParsableCommand {
     }
   }
 
-  struct Clear: AsyncParsableCommand {
+  struct Clear: GlobalOptionsCommand {
     static let configuration = CommandConfiguration(abstract: "Delete every cached page.")
-    @OptionGroup var global: GlobalOptions
+    @OptionGroup(title: GlobalOptions.title) var global: GlobalOptions
 
     func run() async throws {
       try await global.run { $0.cacheClear() }

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Terminal
 
-struct Get: AsyncParsableCommand {
+struct Get: GlobalOptionsCommand {
   static let configuration = CommandConfiguration(
     abstract: "Download books (resumes an interrupted download).",
     discussion: """
@@ -11,7 +11,7 @@ struct Get: AsyncParsableCommand {
       GUTENBERG_DOWNLOAD_DIR (default directory), GUTENBERG_MIRROR.
       """)
 
-  @OptionGroup var global: GlobalOptions
+  @OptionGroup(title: GlobalOptions.title) var global: GlobalOptions
   @Argument(help: "Project Gutenberg numbers.") var ids: [Int]
   @Option(help: "epub, epub-noimages, txt, html, mobi, or a MIME type.") var format: String?
   @Option(name: .shortAndLong, help: "The file (one book) or directory to save into.")

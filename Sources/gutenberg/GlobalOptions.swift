@@ -2,8 +2,21 @@ import ArgumentParser
 import Foundation
 import Terminal
 
-/// Options every subcommand takes.
+/// Options every command takes, before or after the subcommand's name.
+///
+/// They are declared once, here. The root command holds one copy, which ArgumentParser fills
+/// from the whole command line wherever the options stand (`gutenberg --offline list` and
+/// `gutenberg list --offline` alike). Each subcommand conforms to ``GlobalOptionsCommand`` and
+/// adopts them with one line,
+///
+///     @OptionGroup(title: GlobalOptions.title) var global: GlobalOptions
+///
+/// which ArgumentParser fills with the root's already parsed copy (a later `@OptionGroup` of a
+/// type decoded earlier reuses that value) and which lists them in the subcommand's `--help`.
 struct GlobalOptions: ParsableArguments {
+  /// The heading of the options' section in `--help`.
+  static let title = "Global options"
+
   @Option(help: "Gutendex server URL (default https://gutendex.com; env GUTENDEX_URL).")
   var server: String?
 

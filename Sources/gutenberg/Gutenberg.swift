@@ -4,7 +4,7 @@ import Terminal
 
 /// `gutenberg`: browse the Project Gutenberg catalogue from any terminal.
 @main
-struct Gutenberg: AsyncParsableCommand {
+struct Gutenberg: GlobalOptionsCommand {
   static let configuration = CommandConfiguration(
     commandName: "gutenberg",
     abstract: "Browse the Project Gutenberg catalogue (76,000+ free books) through Gutendex.",
@@ -26,6 +26,10 @@ struct Gutenberg: AsyncParsableCommand {
     ],
     defaultSubcommand: Browse.self
   )
+
+  /// The global options as given before the subcommand's name (or after it: the root parses
+  /// them wherever they stand, and every subcommand's own copy reuses this one).
+  @OptionGroup(title: GlobalOptions.title) var global: GlobalOptions
 
   /// Runs the command; a usage error is one `error:` line and exit 64, like every other failure
   /// (ArgumentParser's default prints "Error:" plus a usage block over several lines).

@@ -1,15 +1,18 @@
 import ArgumentParser
 import Terminal
 
-struct LibraryCommand: AsyncParsableCommand {
+struct LibraryCommand: GlobalOptionsCommand {
   static let configuration = CommandConfiguration(
     commandName: "library", abstract: "List downloaded books, or remove them.",
     subcommands: [ListLibrary.self, RemoveFromLibrary.self], defaultSubcommand: ListLibrary.self)
 
-  struct ListLibrary: AsyncParsableCommand {
+  // Only so that `gutenberg library --help` lists them too; the subcommands use their own.
+  @OptionGroup(title: GlobalOptions.title) var global: GlobalOptions
+
+  struct ListLibrary: GlobalOptionsCommand {
     static let configuration = CommandConfiguration(
       commandName: "list", abstract: "List downloads (tab-separated when piped).")
-    @OptionGroup var global: GlobalOptions
+    @OptionGroup(title: GlobalOptions.title) var global: GlobalOptions
     @Flag(help: "Print JSON.") var json = false
 
     func run() async throws {
@@ -18,10 +21,10 @@ struct LibraryCommand: AsyncParsableCommand {
     }
   }
 
-  struct RemoveFromLibrary: AsyncParsableCommand {
+  struct RemoveFromLibrary: GlobalOptionsCommand {
     static let configuration = CommandConfiguration(
       commandName: "remove", abstract: "Delete books' files and forget them.", aliases: ["rm"])
-    @OptionGroup var global: GlobalOptions
+    @OptionGroup(title: GlobalOptions.title) var global: GlobalOptions
     @Argument(help: "Project Gutenberg numbers.") var ids: [Int]
 
     func validate() throws {

@@ -9,7 +9,8 @@ struct QueryOptions: ParsableArguments {
 
   @Option(
     name: [.short, .customLong("language")],
-    help: "Language code, e.g. en; repeat or comma-separate for several.")
+    help: "Language code, e.g. en; repeat or comma-separate for several.",
+    completion: .list(CatalogueLanguages.codes))
   var languages: [String] = []
 
   @Option(help: "Subject or bookshelf containing this text, e.g. 'science fiction'.")

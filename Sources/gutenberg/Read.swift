@@ -1,7 +1,7 @@
 import ArgumentParser
 import Terminal
 
-struct Read: AsyncParsableCommand {
+struct Read: GlobalOptionsCommand {
   static let configuration = CommandConfiguration(
     abstract: "Read a book's plain text in a pager (downloads it first when needed).",
     discussion: """
@@ -11,7 +11,7 @@ struct Read: AsyncParsableCommand {
       output is not a terminal, the text is printed (gutenberg read 84 | less).
       """)
 
-  @OptionGroup var global: GlobalOptions
+  @OptionGroup(title: GlobalOptions.title) var global: GlobalOptions
   @Argument(help: "The Project Gutenberg number of the book.") var id: Int
   @Flag(help: "Show the Project Gutenberg header and licence too.") var raw = false
   @Flag(help: "Page even when standard output is not a terminal (commands from standard input).")

@@ -8,10 +8,10 @@ import GutendexEngine
 //   gutendex-snapshot --bench [--output FILE]   time loading and a few queries
 let usage = """
   usage: gutendex-snapshot [--verify | --bench] [--source catalogue.jsonl.gz] \
-  [--output snapshot.gdxsnap]
+  [--output snapshot.gdxindex]
   """
 var source = "../shared/gutendex/catalogue-2025-08.jsonl.gz"
-var output = "Sources/GutendexEngine/Resources/catalogue-2025-08.gdxsnap"
+var output = "Sources/GutendexEngine/Resources/catalogue-2025-08.gdxindex"
 var verify = false
 var bench = false
 var arguments = CommandLine.arguments.dropFirst()
@@ -46,8 +46,8 @@ func seconds(since start: ContinuousClock.Instant) -> String {
 /// Loads the snapshot and times typical queries (each the best of five runs).
 func runBench(_ output: String) throws {
   let start = ContinuousClock.now
-  let engine = try CatalogueSnapshot.engine(from: Data(contentsOf: URL(fileURLWithPath: output)))
-  print("load: \(engine.bookCount) books in \(seconds(since: start))")
+  let engine = try CatalogueSnapshot.engine(mapping: output)
+  print("open: \(engine.bookCount) books in \(seconds(since: start))")
   let queries = [
     "", "search=dickens%20great", "search=a%20e%20i%20o", "languages=en&page=1000",
     "topic=fiction", "topic=", "author_year_start=1800&author_year_end=1900",
@@ -83,9 +83,9 @@ do {
     exit(0)
   }
   var start = ContinuousClock.now
-  let engine = try CatalogueSnapshot.engine(
-    from: Data(contentsOf: URL(fileURLWithPath: output)))
-  print("loaded \(engine.bookCount) books from \(output) in \(seconds(since: start))")
+  try CatalogueSnapshot.verify(Data(contentsOf: URL(fileURLWithPath: output)))
+  let engine = try CatalogueSnapshot.engine(mapping: output)
+  print("checksums ok; opened \(engine.bookCount) books from \(output) in \(seconds(since: start))")
   start = ContinuousClock.now
   let plain = try CatalogueSnapshot.gunzip(sourceData)
   var lines = 0

@@ -28,6 +28,16 @@ enum BookFiles {
       at: "/cache/epub/84/pg84.txt")
     return epubPath
   }
+
+  /// Serves the sample text as book `id`'s plain text (`/ebooks/<id>.txt.utf-8`), behind the
+  /// same kind of redirect.
+  static func serveText(id: Int, on server: LoopbackServer) throws {
+    let path = "/cache/epub/\(id)/pg\(id).txt"
+    server.redirect("/ebooks/\(id).txt.utf-8", to: path)
+    server.serve(
+      ServedFile(content: .bytes(try sampleText()), contentType: "text/plain; charset=utf-8"),
+      at: path)
+  }
 }
 
 extension Gutenberg {

@@ -4,13 +4,14 @@ import Testing
 
 @testable import Catalog
 
-/// The JSON parser and writer behind export and import, and the store's date format.
+/// The JSON tree and writer behind export and import, and the store's date format (the parser
+/// itself is checked by `JSONConformanceTests` in GutendexTests).
 @Suite struct StoreJSONTests {
   @Test func compactReserializationReproducesTheServersBytes() throws {
     // The 2024 mirror recordings are the server's untouched compact UTF-8 output.
     let books = try StoreFixtures.english() + StoreFixtures.japanese()
     for book in books {
-      let value = try StoreJSONParser.parse([UInt8](book.rawJSON))
+      let value = try StoreJSON.parse([UInt8](book.rawJSON))
       #expect(value.compact() == [UInt8](book.rawJSON), "book \(book.id)")
     }
   }
@@ -18,7 +19,7 @@ import Testing
   @Test func parsesEscapesAndKeepsNumberText() throws {
     let text =
       #"{"s":"a\"b\\c\/d\n\u00e9\ud83d\ude00","n":[-0.5e+10,0,12],"t":true,"f":false,"z":null}"#
-    let value = try StoreJSONParser.parse(Array(text.utf8))
+    let value = try StoreJSON.parse(Array(text.utf8))
     guard case .string(let string) = value["s"] else {
       Issue.record("s is not a string: \(value)")
       return
@@ -36,7 +37,7 @@ import Testing
   }
 
   @Test func prettyOutputIsTwoSpaceIndentedWithSortedKeys() throws {
-    let value = try StoreJSONParser.parse(Array(#"{"b":[1,{}],"a":{"y":[],"x":"v"}}"#.utf8))
+    let value = try StoreJSON.parse(Array(#"{"b":[1,{}],"a":{"y":[],"x":"v"}}"#.utf8))
     let expected = """
       {
         "a": {
@@ -50,32 +51,6 @@ import Testing
       }
       """
     #expect(String(decoding: value.pretty(), as: UTF8.self) == expected)
-  }
-
-  @Test(arguments: [
-    ("", 0, "line 1, column 1"),
-    ("{\"a\":1,}", 7, "line 1, column 8"),
-    ("[1,\n2,\n  x]", 9, "line 3, column 3"),
-    ("\"unterminated", 13, "line 1, column 14"),
-    ("[01]", 2, "line 1, column 3"),
-    ("{\"é\": tru}", 10, "line 1, column 10"),
-    ("[1] 2", 4, "line 1, column 5"),
-    ("\"bad \\q escape\"", 5, "line 1, column 6"),
-  ])
-  func syntaxErrorsCarryTheirPosition(text: String, offset: Int, position: String) {
-    let bytes = Array(text.utf8)
-    do {
-      _ = try StoreJSONParser.parse(bytes)
-      Issue.record("parsed invalid JSON: \(text)")
-    } catch {
-      #expect(error.offset == offset, "\(error.reason)")
-      #expect(StoreJSONParser.lineAndColumn(of: error.offset, in: bytes) == position)
-    }
-  }
-
-  @Test func refusesDeepNestingInsteadOfOverflowingTheStack() {
-    let bytes = Array(String(repeating: "[", count: 100_000).utf8)
-    #expect(throws: StoreJSONParser.Failure.self) { try StoreJSONParser.parse(bytes) }
   }
 
   @Test func timestampsFormatAndParse() {

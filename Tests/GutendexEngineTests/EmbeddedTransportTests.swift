@@ -7,59 +7,49 @@ import Testing
 
 @Suite("Embedded transport")
 struct EmbeddedTransportTests {
-  /// The precomputed first page must be the engine's own answer, headers and bytes; when the
-  /// snapshot changes, regenerate it (see Resources/README.md).
-  @Test(arguments: ["GET", "HEAD"])
-  func firstPageCopyEqualsTheEngine(method: String) async throws {
-    let engine = try embedded.get()
-    let request = HTTPRequest(
-      method: method, url: try #require(URL(string: EmbeddedTransport.firstPageURL)),
-      headers: ["Accept": "application/json", "Origin": "http://example.test"])
-    let copy = try #require(EmbeddedTransport.firstPage(for: request))
-    let live = engine.respond(to: request)
-    #expect(copy.status == live.status)
-    #expect(copy.headers == live.headers)
-    #expect(copy.body == live.body)
-    #expect(copy.url == live.url)
-  }
-
-  @Test func firstPageDoesNotLoadTheSnapshot() async throws {
+  @Test func opensTheCatalogueOnceOnTheFirstRequest() async throws {
     let loads = LoadCounter()
     let transport = EmbeddedTransport(load: {
       loads.increment()
       return try embedded.get()
     })
+    #expect(!transport.isLoaded)
     let client = GutendexClient(
       server: try #require(URL(string: "http://localhost")), transport: transport, retry: .none)
     let first = try await client.page(BookQuery())
     #expect(first.results.count == 32)
     #expect(first.count == 76_696)
-    #expect(loads.value == 0)
-    #expect(!transport.isLoaded)
-    let second = try await client.page(BookQuery(page: 2))
-    #expect(second.results.count == 32)
-    #expect(Set(second.results.map(\.id)).isDisjoint(with: first.results.map(\.id)))
-    _ = try await client.page(BookQuery(search: "dickens"))
     #expect(loads.value == 1)
     #expect(transport.isLoaded)
+    let second = try await client.page(BookQuery(page: 2))
+    #expect(Set(second.results.map(\.id)).isDisjoint(with: first.results.map(\.id)))
+    let search = try await client.page(BookQuery(search: "dickens"))
+    #expect(search.results.contains { $0.id == 98 })
+    #expect(loads.value == 1)
   }
 
-  @Test(arguments: [
-    "http://localhost/books/?page=1", "http://localhost/books/?sort=ascending",
-    "http://127.0.0.1/books/", "http://localhost/books",
-  ])
-  func otherRequestsGoToTheEngine(url: String) throws {
-    let request = HTTPRequest(url: try #require(URL(string: url)))
-    #expect(EmbeddedTransport.firstPage(for: request) == nil)
+  @Test func theDefaultTransportMapsTheShippedCatalogue() async throws {
+    let transport = EmbeddedTransport()
+    let url = try #require(URL(string: "http://localhost/books/84/"))
+    let response = try await transport.send(HTTPRequest(url: url))
+    #expect(response.status == 200)
+    #expect(response.body == (try embedded.get()).bookJSON(id: 84))
   }
 
-  @Test func otherHostsAndAcceptHeadersGoToTheEngine() throws {
-    let url = try #require(URL(string: EmbeddedTransport.firstPageURL))
-    #expect(EmbeddedTransport.firstPage(for: HTTPRequest(url: url, headers: ["Host": "x"])) == nil)
-    #expect(
-      EmbeddedTransport.firstPage(for: HTTPRequest(url: url, headers: ["Accept": "text/html"]))
-        == nil)
-    #expect(EmbeddedTransport.firstPage(for: HTTPRequest(method: "POST", url: url)) == nil)
+  @Test func aFailedLoadIsReportedAndRetriedNextTime() async throws {
+    let loads = LoadCounter()
+    let transport = EmbeddedTransport(load: {
+      loads.increment()
+      if loads.value == 1 { throw EngineError.missingResource("catalogue") }
+      return try embedded.get()
+    })
+    let url = try #require(URL(string: "http://localhost/books/"))
+    await #expect(throws: EngineError.missingResource("catalogue")) {
+      try await transport.send(HTTPRequest(url: url))
+    }
+    #expect(!transport.isLoaded)
+    #expect(try await transport.send(HTTPRequest(url: url)).status == 200)
+    #expect(loads.value == 2)
   }
 }
 

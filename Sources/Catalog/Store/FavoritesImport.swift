@@ -27,9 +27,9 @@ struct FavoritesImport {
     }
     let root: StoreJSON
     do {
-      root = try StoreJSONParser.parse(bytes)
+      root = try StoreJSON.parse(bytes)
     } catch {
-      let location = StoreJSONParser.lineAndColumn(of: error.offset, in: bytes)
+      let location = JSONParser.lineAndColumn(of: error.offset, in: bytes)
       throw invalid(location, "not valid JSON: \(error.reason)")
     }
     switch root {

@@ -21,7 +21,7 @@ extension FavoritesStore {
       let raw: Data = row["raw_json"]
       let book: StoreJSON
       do {
-        book = try StoreJSONParser.parse([UInt8](raw))
+        book = try StoreJSON.parse([UInt8](raw))
       } catch {
         throw .io(path: path, reason: "favourite \(id) has an unreadable snapshot: \(error.reason)")
       }
@@ -84,7 +84,7 @@ extension FavoritesStore {
           continue
         }
         // Compare by content, not bytes: a snapshot exported and imported back is the same.
-        let current = try? StoreJSONParser.parse([UInt8](stored)).compact(sortedKeys: true)
+        let current = try? StoreJSON.parse([UInt8](stored)).compact(sortedKeys: true)
         if current == item.canonical {
           summary.unchanged += 1
         } else {

@@ -210,7 +210,7 @@ public final class FavoritesStore: Sendable {
   /// The bytes to store: the server's own, or the encoded book if it has none or they are not
   /// a JSON object (a book made in code with bad `rawJSON`), so the file only holds valid JSON.
   static func snapshot(_ book: Book) throws -> Data {
-    if case .object? = try? StoreJSONParser.parse([UInt8](book.rawJSON)) { return book.rawJSON }
+    if case .object? = try? StoreJSON.parse([UInt8](book.rawJSON)) { return book.rawJSON }
     return try JSONEncoder().encode(book)
   }
 

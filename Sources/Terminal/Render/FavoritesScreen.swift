@@ -40,6 +40,8 @@ public struct FavoritesScreen: Sendable, Hashable {
   public var error: String?
   /// The keys shown at the bottom.
   public var hints: [String]
+  /// What is shown instead of rows when there are none: how to add one.
+  public var emptyText: String
 
   /// The keys shown under the favourites.
   public static let defaultHints = [
@@ -47,18 +49,27 @@ public struct FavoritesScreen: Sendable, Hashable {
     "b back", "? help",
   ]
 
-  /// A favourites screen.
+  /// How to add a favourite, in the interactive browser.
+  public static let defaultEmptyText = "No favourites yet. Type f N on a listing to add book N."
+  /// How to add a favourite, from the shell.
+  public static let commandLineEmptyText =
+    "No favourites yet. `gutenberg favorites add ID` adds book ID."
+
   /// All favourites when the rows are one page of them; nil means the rows are all.
   public var totalCount: Int?
   /// The page the rows are, 1-based.
   public var page: Int
+  /// How many pages of favourites there are.
   public var pageCount: Int
 
+  /// A favourites screen.
   public init(
     order: Order, rows: [Row], timeZone: TimeZone = .current, notice: String? = nil,
     error: String? = nil, hints: [String] = FavoritesScreen.defaultHints,
-    totalCount: Int? = nil, page: Int = 1, pageCount: Int = 1
+    emptyText: String = FavoritesScreen.defaultEmptyText, totalCount: Int? = nil, page: Int = 1,
+    pageCount: Int = 1
   ) {
+    self.emptyText = emptyText
     self.totalCount = totalCount
     self.page = page
     self.pageCount = pageCount
@@ -85,8 +96,7 @@ extension FavoritesScreen: LineRendering {
         + orderText + (pageCount > 1 ? " · page \(page) of \(TextFormat.grouped(pageCount))" : "")
     ]
     if rows.isEmpty {
-      lines += TextWrapper.wrap(
-        "No favourites yet. Type f N on a listing to add book N.", toCells: width)
+      lines += TextWrapper.wrap(Sanitizer.sanitize(emptyText), toCells: width)
     } else {
       let dates = ColumnLayout.Column(
         cells: rows.map { TextFormat.date($0.addedAt, timeZone: timeZone) }, dropPriority: 15)

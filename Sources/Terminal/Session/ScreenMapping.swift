@@ -203,13 +203,16 @@ extension GutenbergApp {
   func detailScreenLines(_ state: BookDetailViewModel.State) -> [String] {
     guard var screen = ScreenMapping.details(state, now: Date()) else { return [] }
     if let id = state.book?.id { screen.downloads = downloadLabels(id: id) }
+    // `gutenberg show` ends when it has printed: there are no keys to press, so no footer.
+    screen.hints = []
     return screen.lines(width: output.isTerminal ? output.width : 100, style: output.style)
   }
 
   func favoriteListLines(_ favorites: [Favorite]) -> [String] {
     if output.isTerminal {
       return FavoritesScreen(
-        order: .newest, rows: ScreenMapping.favoriteRows(favorites), hints: []
+        order: .newest, rows: ScreenMapping.favoriteRows(favorites), hints: [],
+        emptyText: FavoritesScreen.commandLineEmptyText
       ).lines(width: output.width, style: output.style)
     }
     return favorites.map { favorite in
@@ -233,7 +236,9 @@ extension GutenbergApp {
   }
 
   func statusScreenLines(_ state: StatusViewModel.State) -> [String] {
-    ScreenMapping.status(state, source: .live, now: Date()).lines(
-      width: output.isTerminal ? output.width : 100, style: output.style)
+    var screen = ScreenMapping.status(state, source: .live, now: Date())
+    // `gutenberg status` is a one-shot command: the browser's keys would mean nothing here.
+    screen.hints = []
+    return screen.lines(width: output.isTerminal ? output.width : 100, style: output.style)
   }
 }

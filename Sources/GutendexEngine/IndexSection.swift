@@ -1,0 +1,46 @@
+/// The sections of a catalogue index file, in file order (see ``CatalogueSnapshot``).
+///
+/// Fixed-width sections hold little-endian numbers; a "table" is an offsets section (UInt32,
+/// entries + 1) plus a bytes section; a "lists" section holds per-book ids of `width` bytes,
+/// delimited by its offsets section (UInt32, books + 1).
+enum IndexSection: Int, CaseIterable {
+  /// Int32 per book, ascending: the Project Gutenberg ids.
+  case ids
+  /// Int32 per book.
+  case downloads
+  /// Int32 per book: positions by download count descending, then id.
+  case popular
+  /// UInt8 per book: 0 false, 1 true, 2 null.
+  case copyright
+  /// Lower-cased titles, one entry per book.
+  case titleOffsets, titles
+  /// Distinct author names, lower-cased.
+  case authorNameOffsets, authorNames
+  /// Per book, its authors' name ids.
+  case bookAuthorOffsets, bookAuthors
+  /// Two Int32 (birth, death; Int32.min for null) per `bookAuthors` entry.
+  case authorYears
+  /// Distinct subjects and bookshelves, lower-cased.
+  case topicOffsets, topics
+  /// Per book, its subjects then its bookshelves.
+  case bookTopicOffsets, bookTopics
+  /// Distinct language codes, as given.
+  case languageOffsets, languages
+  case bookLanguageOffsets, bookLanguages
+  /// Distinct format MIME types, as given.
+  case mimeTypeOffsets, mimeTypes
+  case bookMimeTypeOffsets, bookMimeTypes
+  /// The strings the records refer to (names, subjects, codes, URL templates).
+  case stringOffsets, strings
+  /// Each book's remaining fields, varint-coded (see `CatalogueSnapshot.encode`).
+  case recordOffsets, records
+
+  /// Bytes before the first section: magic, version, section count, book count, reserved.
+  static let headerSize = 24
+  /// Bytes per section-table entry: offset, length (UInt64), width, crc32 (UInt32).
+  static let entrySize = 24
+  static let magic = Array("GDXINDEX".utf8)
+  static let version: UInt32 = 1
+  /// The stand-in for a null year in `authorYears`.
+  static let nullYear = Int32.min
+}

@@ -1,0 +1,66 @@
+/// A table of byte strings inside an index file: UInt32 offsets (entries + 1) and the bytes.
+///
+/// Searches read the bytes in pieces with `pread` and single entries are read on their own, so
+/// neither maps the table's pages into the process (see ``ByteRegion``). Offsets are clamped to
+/// the bytes, so a damaged file can give wrong strings but never a read outside the file.
+struct MappedTable {
+  let region: ByteRegion
+  /// Where the offsets and the bytes lie in the region.
+  let offsets: Range<Int>
+  let bytes: Range<Int>
+
+  /// How many bytes a search reads at a time.
+  static let piece = 1 << 18
+
+  /// How many entries the table has.
+  var count: Int { max(0, offsets.count / 4 - 1) }
+
+  /// Entry `index`'s start (relative to the bytes), read through the mapping: for scans, which
+  /// read every offset in order anyway.
+  func offset(_ index: Int) -> Int {
+    let value = region.base.loadUnaligned(
+      fromByteOffset: offsets.lowerBound + index * 4, as: UInt32.self)
+    return min(Int(UInt32(littleEndian: value)), bytes.count)
+  }
+
+  /// The bytes of entry `index` (`0..<count`), read on their own.
+  func entry(_ index: Int) -> [UInt8] {
+    let pair = region.read((offsets.lowerBound + index * 4)..<(offsets.lowerBound + index * 4 + 8))
+    guard pair.count == 8 else { return [] }
+    func value(_ at: Int) -> Int {
+      min(
+        Int(pair[at]) | Int(pair[at + 1]) << 8 | Int(pair[at + 2]) << 16 | Int(pair[at + 3]) << 24,
+        bytes.count)
+    }
+    let start = value(0)
+    let end = max(start, value(4))
+    return region.read((bytes.lowerBound + start)..<(bytes.lowerBound + end))
+  }
+
+  func string(_ index: Int) -> String {
+    String(decoding: entry(index), as: UTF8.self)
+  }
+
+  /// A flag per entry: does it contain `needle`? Reads the table in pieces of about
+  /// ``piece`` bytes, each a run of whole entries.
+  func entries(containing needle: [UInt8]) -> [Bool] {
+    var flags: [Bool] = []
+    flags.reserveCapacity(count)
+    var first = 0
+    while first < count {
+      let start = offset(first)
+      var last = first + 1
+      while last < count, offset(last + 1) - start <= Self.piece { last += 1 }
+      let end = max(start, offset(last))
+      let piece = region.read((bytes.lowerBound + start)..<(bytes.lowerBound + end))
+      let base = first
+      piece.withUnsafeBytes { raw in
+        flags += ByteSearch.entries(containing: needle, in: raw, count: last - base) {
+          max(0, offset(base + $0) - start)
+        }
+      }
+      first = last
+    }
+    return flags
+  }
+}
