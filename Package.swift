@@ -79,9 +79,12 @@ let package = Package(
         .product(name: "FlyingSocks", package: "FlyingFox"),
       ],
       resources: [.copy("Fixtures")]),
-    .testTarget(name: "CatalogTests", dependencies: ["Catalog"], resources: [.copy("Fixtures")]),
     .testTarget(
-      name: "TerminalTests", dependencies: ["Terminal", "gutenberg", "Gutendex", "GutendexEngine"],
+      name: "CatalogTests", dependencies: ["Catalog", "GutendexServer"],
+      resources: [.copy("Fixtures")]),
+    .testTarget(
+      name: "TerminalTests",
+      dependencies: ["Terminal", "gutenberg", "Gutendex", "GutendexEngine", "Catalog"],
       resources: [.copy("Fixtures")]),
     // Runs the real `gutenberg` binary (built because it is a dependency) against a loopback server.
     .testTarget(

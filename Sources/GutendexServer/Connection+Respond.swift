@@ -29,6 +29,10 @@ extension Connection {
         status: 302, headers: ["Location": FaultPlan.foreignRedirectTarget], body: Data(),
         isHead: isHead, keepAlive: keepAlive)
     }
+    let path = String(head.target.prefix { $0 != "?" })
+    if let route = server.fileRoute(path, range: head.header("range")) {
+      return try await respond(to: route, head: head, plan: plan, keepAlive: keepAlive)
+    }
     if let oversized = plan.oversizedBody {
       try await stream(oversized, isHead: isHead)
       return .close

@@ -7,6 +7,9 @@ import Foundation
 /// ``redirectToForeignHost``, then ``oversizedBody``; otherwise the handler answers, its body is
 /// rewritten by ``hostileText``, ``invalidJSON`` and ``wrongContentType``, and it is delivered
 /// with ``stallAfterHeaders``, ``resetMidBody`` or ``truncateBody`` (first one set wins).
+/// In files mode (see ``LoopbackServer/serve(_:at:)``) a served path or redirect answers instead
+/// of the handler, and ``stallAfterHeaders``, ``stallMidBody``, ``resetMidBody`` and
+/// ``truncateBody`` apply to the bytes of the file (half of the range asked for).
 public struct FaultPlan: Sendable, Hashable {
   /// Where ``redirectToForeignHost`` sends the client.
   public static let foreignRedirectTarget = "http://example.invalid/books/"
@@ -25,6 +28,8 @@ public struct FaultPlan: Sendable, Hashable {
   public var resetMidBody: Bool
   /// Send the headers, then nothing until the client gives up or the server stops.
   public var stallAfterHeaders: Bool
+  /// Files mode: send the headers and half the body, then nothing until the client gives up.
+  public var stallMidBody: Bool
   /// Stream a body of this size instead of the handler's, never holding it in memory.
   public var oversizedBody: OversizedBody?
   /// Answer 302 to ``foreignRedirectTarget``.
@@ -36,7 +41,8 @@ public struct FaultPlan: Sendable, Hashable {
   public init(
     latency: Duration = .zero, statusScript: [ScriptedResponse] = [], truncateBody: Bool = false,
     invalidJSON: Bool = false, wrongContentType: Bool = false, resetMidBody: Bool = false,
-    stallAfterHeaders: Bool = false, oversizedBody: OversizedBody? = nil,
+    stallAfterHeaders: Bool = false, stallMidBody: Bool = false,
+    oversizedBody: OversizedBody? = nil,
     redirectToForeignHost: Bool = false, hostileText: Bool = false
   ) {
     self.latency = latency
@@ -46,6 +52,7 @@ public struct FaultPlan: Sendable, Hashable {
     self.wrongContentType = wrongContentType
     self.resetMidBody = resetMidBody
     self.stallAfterHeaders = stallAfterHeaders
+    self.stallMidBody = stallMidBody
     self.oversizedBody = oversizedBody
     self.redirectToForeignHost = redirectToForeignHost
     self.hostileText = hostileText

@@ -20,7 +20,7 @@ public final class LoopbackServer: Sendable {
   /// What answers the requests that no fault intercepts.
   public let handler: any Requestable
   private let requestedPort: UInt16
-  private let state = Mutex(State())
+  let state = Mutex(State())
 
   struct State {
     var faults = FaultPlan()
@@ -30,6 +30,16 @@ public final class LoopbackServer: Sendable {
     var bodyBytesSent = 0
     var starting = false
     var running: Running?
+    /// Files mode: paths served as files, and paths answered with a redirect.
+    var files: [String: ServedFile] = [:]
+    var redirects: [String: Redirect] = [:]
+    /// The `Range` header of each file request, in order (nil when there was none).
+    var fileRanges: [String?] = []
+  }
+
+  struct Redirect: Sendable {
+    var status: Int
+    var location: String
   }
 
   struct Running: Sendable {

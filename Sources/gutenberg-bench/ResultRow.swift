@@ -13,6 +13,8 @@ struct ResultRow: Sendable {
     case atMost(Double)
     /// At most this value and at least this many times better than the baseline.
     case atMostAndRatio(Double, Double)
+    /// A ratio to the baseline of at most this (1.11: at least 0.9x the baseline's rate).
+    case ratioAtMost(Double)
   }
 
   var figure: String
@@ -39,6 +41,7 @@ struct ResultRow: Sendable {
     case .atMost(let limit): samples.median <= limit
     case .atMostAndRatio(let limit, let times):
       samples.median <= limit && baseline.median / samples.median >= times
+    case .ratioAtMost(let limit): ratio <= limit
     }
   }
 
@@ -59,6 +62,7 @@ struct ResultRow: Sendable {
     case .none: "-"
     case .atMost(let limit): "<= \(format(limit))"
     case .atMostAndRatio(let limit, let times): "<= \(format(limit)), ratio <= 1/\(Int(times))"
+    case .ratioAtMost(let limit): String(format: "ratio <= %.2f", limit)
     }
   }
 

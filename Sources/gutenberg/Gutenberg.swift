@@ -22,6 +22,7 @@ struct Gutenberg: GlobalOptionsCommand {
     version: "1.0.0",
     subcommands: [
       Browse.self, List.self, Show.self, Favorites.self, Cache.self, Status.self,
+      Get.self, LibraryCommand.self, Read.self,
     ],
     defaultSubcommand: Browse.self
   )

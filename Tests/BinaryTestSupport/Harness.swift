@@ -67,6 +67,9 @@ struct Gutenberg {
     var environment = [
       "PATH": "/usr/bin:/bin", "HOME": root.path, "TMPDIR": root.path, "NO_COLOR": "1",
       "COLUMNS": "100", "LANG": "C.UTF-8", "GUTENBERG_DATA_DIR": dataDirectory.path,
+      // Book files (`get`, `read`, `d` at the prompt) never leave this machine: unless a test
+      // points it at its own server, the mirror is a loopback port where nothing listens.
+      "GUTENBERG_MIRROR": "http://127.0.0.1:9",
     ]
     environment.merge(extraEnvironment) { _, new in new }
     return environment

@@ -16,6 +16,8 @@ import GutendexServer
 ///   `GUTENDEX_URL` is set to it for every line, so no test reaches the internet; a line that
 ///   still names a remote URL is a failure, and the proxy variables point at a closed port as
 ///   a second guard.
+/// - `GUTENBERG_MIRROR` is the loopback server, which serves the files of the books the README
+///   downloads (84 and 1342), so `get` and `read` never reach Project Gutenberg.
 /// - `swift test`, `swift build` and `swift format` lines are skipped, with the reason in the
 ///   result; any other line must run `gutenberg`.
 final class DocsSandbox: Sendable {
@@ -80,6 +82,10 @@ final class DocsSandbox: Sendable {
       root: root, server: server, serverURL: url.hasSuffix("/") ? String(url.dropLast()) : url,
       upstream: upstream)
     upstream.setFront(sandbox.serverURL)
+    // The books the README downloads (`get`, `read`), served the way Project Gutenberg serves
+    // them, from the loopback server (GUTENBERG_MIRROR below points the files there).
+    try BookFiles.serve84(on: server)
+    try BookFiles.serveText(id: 1342, on: server)
     for directory in [sandbox.home, sandbox.work, sandbox.data] {
       try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     }
@@ -104,7 +110,7 @@ final class DocsSandbox: Sendable {
       "NO_COLOR": "1", "COLUMNS": "100", "LANG": "C.UTF-8", "GUTENBERG_DATA_DIR": data.path,
       "GUTENDEX_URL": serverURL, "http_proxy": closedPort, "https_proxy": closedPort,
       "HTTPS_PROXY": closedPort, "ALL_PROXY": closedPort, "no_proxy": "127.0.0.1,localhost",
-      "NO_PROXY": "127.0.0.1,localhost",
+      "NO_PROXY": "127.0.0.1,localhost", "GUTENBERG_MIRROR": serverURL,
     ]
   }
 

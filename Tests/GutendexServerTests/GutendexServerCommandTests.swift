@@ -32,6 +32,23 @@ import Testing
     #expect(plan == expected)
   }
 
+  @Test func filesModeFlags() throws {
+    let command = try GutendexServerCommand.parse([
+      "--generate", "/big.bin=524288000", "--generate", "/empty=0", "--no-ranges",
+      "--stall-mid-body",
+    ])
+    #expect(try command.generatedFiles().map(\.path) == ["/big.bin", "/empty"])
+    #expect(try command.generatedFiles().map(\.size) == [524_288_000, 0])
+    #expect(command.noRanges)
+    #expect(try command.faultPlan() == FaultPlan(stallMidBody: true))
+    #expect(throws: (any Error).self) {
+      try GutendexServerCommand.parse(["--generate", "big.bin=12"])
+    }
+    #expect(throws: (any Error).self) {
+      try GutendexServerCommand.parse(["--generate", "/big.bin=lots"])
+    }
+  }
+
   @Test func noFlagsMeansNoFaults() throws {
     let command = try GutendexServerCommand.parse([])
     #expect(try command.faultPlan() == .none)

@@ -1,5 +1,7 @@
+import Catalog
 import Foundation
 import Gutendex
+import Testing
 
 @testable import Terminal
 
@@ -128,6 +130,56 @@ enum SampleScreens {
       totalCount: books.count, rows: rows(books, favorites: [60045, 1982]))
   }
 
+  /// A download's progress line mid-way, and its final line.
+  static func progress() -> Stacked {
+    Stacked(parts: [
+      ProgressLine(
+        name: "84-frankenstein-or-the-modern-prometheus.epub", received: 1_258_291,
+        total: 3_087_008, bytesPerSecond: 838_861, elapsed: 1.5),
+      ProgressLine(
+        name: "84-frankenstein-or-the-modern-prometheus.epub", received: 3_087_008,
+        total: 3_087_008, bytesPerSecond: 1_029_003, elapsed: 3, finished: true),
+    ])
+  }
+
+  /// The library: three downloads, one deleted by hand.
+  static func library() -> LibraryScreen {
+    func entry(
+      _ id: Int, _ format: String, _ title: String, _ name: String, _ size: Int64, _ days: Double
+    )
+      -> LibraryEntry
+    {
+      LibraryEntry(
+        id: id, format: format, title: title, path: "/home/reader/books/\(name)", size: size,
+        fetchedAt: now.addingTimeInterval(-days * 86_400), validator: "\"v1\"",
+        url: "https://www.gutenberg.org/ebooks/\(id)")
+    }
+    return LibraryScreen(
+      rows: [
+        .init(
+          entry: entry(
+            84, "epub", "Frankenstein; Or, The Modern Prometheus",
+            "84-frankenstein-or-the-modern-prometheus.epub", 3_087_008, 0), isPresent: true),
+        .init(
+          entry: entry(
+            84, "txt", "Frankenstein; Or, The Modern Prometheus",
+            "84-frankenstein-or-the-modern-prometheus.txt", 448_937, 1), isPresent: true),
+        .init(
+          entry: entry(
+            2554, "epub", "Crime and Punishment", "2554-crime-and-punishment.epub", 1_203_522, 9),
+          isPresent: false),
+      ], timeZone: utc)
+  }
+
+  /// The reader on the first page of the sample text, 20 lines high.
+  static func reader() throws -> Pager {
+    let url = try #require(
+      Bundle.module.url(forResource: "pg84-sample", withExtension: "txt", subdirectory: "Fixtures"))
+    return Pager(
+      text: BookText(data: try Data(contentsOf: url)),
+      title: "Frankenstein; Or, The Modern Prometheus", width: 80, height: 20)
+  }
+
   /// Every capture: file name, width, screen.
   static func all() throws -> [(name: String, width: Int, screen: any LineRendering)] {
     [
@@ -146,6 +198,18 @@ enum SampleScreens {
       ("error-page-out-of-range", 100, ErrorLine.pageOutOfRange(page: 9, pageCount: 3)),
       ("error-bad-command", 100, ErrorLine.unknownCommand("xyz")),
       ("narrow", 60, try narrow()),
+      ("progress", 100, progress()),
+      ("library", 100, library()),
+      ("reader", 80, try reader()),
     ]
+  }
+}
+
+/// Several screens one after another, for a capture of related lines.
+struct Stacked: LineRendering {
+  var parts: [any LineRendering]
+
+  func lines(width: Int, style: Style) -> [String] {
+    parts.flatMap { $0.lines(width: width, style: style) }
   }
 }

@@ -30,6 +30,30 @@ extension FavoritesStore {
             PRAGMA application_id = \(applicationID);
             """)
       }
+      migrator.registerMigration("v2-library") { db in
+        // The library of downloaded books and the reading positions; favourites are untouched.
+        // A book has at most one row per format; a later download of it replaces the row.
+        try db.execute(
+          sql: """
+            CREATE TABLE download (
+              id INTEGER NOT NULL,
+              format TEXT NOT NULL,
+              title TEXT NOT NULL,
+              path TEXT NOT NULL,
+              size INTEGER NOT NULL,
+              fetched_at INTEGER NOT NULL,
+              validator TEXT,
+              url TEXT NOT NULL,
+              PRIMARY KEY (id, format)
+            );
+            CREATE INDEX download_by_fetched ON download (fetched_at, id);
+            CREATE TABLE reading_position (
+              id INTEGER PRIMARY KEY,
+              line INTEGER NOT NULL,
+              updated_at INTEGER NOT NULL
+            );
+            """)
+      }
       return migrator
     })
 }

@@ -11,6 +11,8 @@ import GutendexEngine
 public final class GutenbergApp {
   public let service: CatalogService
   public let output: TerminalOutput
+  /// Downloaded books and reading positions (in the favourites database).
+  public let library: Library
   let options: AppOptions
 
   /// Builds the service from the options: server, data directory, cache, embedded catalogue.
@@ -64,6 +66,7 @@ public final class GutenbergApp {
       timeout: .milliseconds(Int64(seconds * 1000)), observer: observer)
     service = CatalogService(
       client: client, favorites: favorites, cache: cache, local: local, mode: mode)
+    library = Library(favorites: favorites)
     if options.offline { service.network.simulateOffline(true) }
   }
 
@@ -108,6 +111,7 @@ public final class GutenbergApp {
   /// The interactive browser, reading commands from `input` until `q` or end of input.
   public func browse(query: BookQuery, input: any LineSource) async -> ExitStatus {
     let session = InteractiveSession(service: service, output: output, query: query)
+    session.bookActions = bookActions(input: input)
     let runner = SessionRunner(session: session, output: output, input: input)
     return await runner.run()
   }

@@ -16,9 +16,13 @@ public struct DetailScreen: Sendable, Hashable {
   public var error: String?
   /// The keys shown at the bottom.
   public var hints: [String]
+  /// Where the book was downloaded (a `(missing)` note when the file is gone).
+  public var downloads: [String] = []
 
   /// The keys shown under a book.
-  public static let defaultHints = ["l links", "f fav", "b back", "? help", "q quit"]
+  public static let defaultHints = [
+    "l links", "f fav", "d download", "read", "b back", "? help", "q quit",
+  ]
 
   /// A details screen.
   public init(
@@ -72,6 +76,7 @@ extension DetailScreen: LineRendering {
     lines += field("Downloads", TextFormat.grouped(book.downloadCount))
     lines += field("Formats", TextFormat.grouped(book.formats.count))
     lines += field("Favourite", isFavorite ? "yes (*)" : "no")
+    lines += downloadLines(labelWidth: labelWidth, width: width, style: style)
     lines += field("Id", String(book.id))
     lines += ScreenParts.urlField(
       "URL", gutenbergURL, labelWidth: labelWidth, width: width, style: style)
@@ -80,6 +85,24 @@ extension DetailScreen: LineRendering {
     lines += summaryLines(width: width, style: style)
     lines += ScreenParts.messages(notice: notice, error: error, width: width, style: style)
     lines += ScreenParts.hints(hints, width: width, style: style)
+    return lines
+  }
+
+  /// `Downloaded:` and each path, never broken (so it can be copied whole): after the label
+  /// when it fits, else alone on its own line.
+  private func downloadLines(labelWidth: Int, width: Int, style: Style) -> [String] {
+    var lines: [String] = []
+    let indent = String(repeating: " ", count: labelWidth)
+    for (index, path) in downloads.map(Sanitizer.sanitize).enumerated() where !path.isEmpty {
+      let head = index == 0 ? DisplayWidth.pad("Downloaded:", toCells: labelWidth) : indent
+      let styledHead = index == 0 ? style.bold("Downloaded:") + head.dropFirst(11) : head
+      if labelWidth + DisplayWidth.cells(path) <= width {
+        lines.append(styledHead + path)
+      } else {
+        if index == 0 { lines.append(style.bold("Downloaded:")) }
+        lines.append(path)
+      }
+    }
     return lines
   }
 

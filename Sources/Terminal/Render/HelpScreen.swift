@@ -30,6 +30,8 @@ public struct HelpScreen: Sendable, Hashable {
     Entry("N", "details of book N on screen"),
     Entry("links N", "every download format of book N with its URL"),
     Entry("f N", "add or remove favourites: f 3, f 1 3 5, f 2-4"),
+    Entry("d [N]", "download book N (or the book shown) to the library"),
+    Entry("read [N]", "read book N (or the book shown) in the pager; q comes back"),
     Entry("/ WORDS", "search titles and authors (/ alone clears the search)"),
     Entry("lang CODES", "only these languages, e.g. lang en,fr (lang alone: any)"),
     Entry("topic WORDS", "only books with this subject or bookshelf"),

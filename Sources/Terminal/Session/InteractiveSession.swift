@@ -19,6 +19,8 @@ public final class InteractiveSession {
   public private(set) var linksBook: Book?
   public private(set) var screen: Screen = .browse
   let output: TerminalOutput
+  /// Download and read, when the app provides them.
+  public var bookActions: BookActions?
   let parser = PromptParser()
   let now: @Sendable () -> Date
 
@@ -133,6 +135,15 @@ public final class InteractiveSession {
       await refresh()
     case .links(let row):
       openLinks(row: row)
+    case .download(let row):
+      await act(row: row, usage: "d N (download book N)") { actions, book in
+        if await actions.download(book) != nil, self.screen == .details { self.showDetails() }
+      }
+    case .read(let row):
+      await act(row: row, usage: "read N (read book N)") { actions, book in
+        await actions.read(book)
+        self.redraw()
+      }
     case .offline(let on):
       service.network.simulateOffline(on)
       output.print(
@@ -224,6 +235,37 @@ public final class InteractiveSession {
     detail = model
     screen = .details
     showDetails()
+  }
+
+  /// Runs a book action on row `row`'s book, or on the book shown when no row is given.
+  private func act(
+    row: Int?, usage: String, _ body: (BookActions, Book) async -> Void
+  ) async {
+    guard let actions = bookActions else {
+      output.print(errorLine("downloading is not available here"))
+      return
+    }
+    let book: Book
+    if let row {
+      guard let found = self.book(atRow: row) else { return }
+      book = found.book
+    } else if let shown = detail?.current.book, screen == .details || screen == .links {
+      book = shown
+    } else {
+      output.print(errorLine("usage: \(usage)"))
+      return
+    }
+    await body(actions, book)
+  }
+
+  /// Draws the current screen again (after the pager).
+  private func redraw() {
+    switch screen {
+    case .details: showDetails()
+    case .favorites: showFavorites()
+    case .links: if let linksBook { output.print(linksLines(linksBook)) }
+    default: showBrowser()
+    }
   }
 
   private func openLinks(row: Int?) {

@@ -22,6 +22,10 @@ public enum PromptCommand: Sendable, Hashable {
   case reset
   case refresh
   case links(row: Int?)
+  /// Download a row's book, or the book shown (`d`, `d N`).
+  case download(row: Int?)
+  /// Read a row's book, or the book shown, in the pager (`read`, `read N`).
+  case read(row: Int?)
   case offline(Bool)
   case export(path: String?)
   case importFile(path: String)

@@ -114,6 +114,14 @@ public struct PromptParser: Sendable {
       guard args.count <= 1 else { throw fail("usage: links N (download links of row N)") }
       guard let first = args.first else { return .links(row: nil) }
       return .links(row: try number(first, what: "row"))
+    case "d", "download", "get":
+      guard args.count <= 1 else { throw fail("usage: d N (download book N)") }
+      guard let first = args.first else { return .download(row: nil) }
+      return .download(row: try number(first, what: "row"))
+    case "read", "R":
+      guard args.count <= 1 else { throw fail("usage: read N (read book N)") }
+      guard let first = args.first else { return .read(row: nil) }
+      return .read(row: try number(first, what: "row"))
     case "offline":
       guard args.count == 1, ["on", "off"].contains(args[0].lowercased()) else {
         throw fail("usage: offline on|off (simulate having no network)")

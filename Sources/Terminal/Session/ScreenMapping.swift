@@ -124,7 +124,11 @@ extension InteractiveSession {
   }
 
   func detailLines(_ state: BookDetailViewModel.State) -> [String] {
-    ScreenMapping.details(state, now: now())?.lines(width: output.width, style: output.style) ?? []
+    guard var screen = ScreenMapping.details(state, now: now()) else { return [] }
+    if let id = state.book?.id, let actions = bookActions {
+      screen.downloads = actions.downloads(id)
+    }
+    return screen.lines(width: output.width, style: output.style)
   }
 
   func linksLines(_ book: Book) -> [String] {
@@ -198,6 +202,7 @@ extension GutenbergApp {
 
   func detailScreenLines(_ state: BookDetailViewModel.State) -> [String] {
     guard var screen = ScreenMapping.details(state, now: Date()) else { return [] }
+    if let id = state.book?.id { screen.downloads = downloadLabels(id: id) }
     // `gutenberg show` ends when it has printed: there are no keys to press, so no footer.
     screen.hints = []
     return screen.lines(width: output.isTerminal ? output.width : 100, style: output.style)

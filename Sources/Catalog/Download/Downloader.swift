@@ -1,0 +1,276 @@
+import Foundation
+import Gutendex
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Downloads one file to disk: streamed to `<name>.part`, resumed with `Range` and `If-Range`
+/// when a part is there, retried with backoff on 5xx, 429 and lost connections, and only
+/// renamed to its name once complete, of the announced length and fsynced.
+///
+/// Redirects are followed (up to ``maxRedirects``) only to https, or to http on a loopback
+/// host; a partial file is kept only when the server gave a validator and takes ranges, so that
+/// a later run can resume it; otherwise nothing but the finished file is ever left behind.
+public final class Downloader: Sendable {
+  /// Redirects followed at most per attempt.
+  public static let maxRedirects = 5
+
+  let transport: any StreamingTransport
+  let retry: RetryPolicy
+  /// A transfer that receives nothing for this long fails with ``DownloadError/stalled``.
+  public let stallTimeout: Duration
+
+  /// A downloader over `transport`; by default 4 attempts and a 30 s stall timeout.
+  public init(
+    transport: any StreamingTransport = DownloadTransport(),
+    retry: RetryPolicy = RetryPolicy(maxAttempts: 4), stallTimeout: Duration = .seconds(30)
+  ) {
+    self.transport = transport
+    self.retry = retry
+    self.stallTimeout = stallTimeout
+  }
+
+  /// Downloads `url` to `destination` (its directory must exist), resuming a part left by an
+  /// earlier run. `progress` is called on every piece received, from any thread.
+  public func download(
+    from url: URL, to destination: URL, replace: Bool = false,
+    progress: @escaping @Sendable (DownloadProgress) -> Void = { _ in }
+  ) async throws(DownloadError) -> DownloadResult {
+    let path = destination.path
+    if !replace, FileManager.default.fileExists(atPath: path) { throw .exists(path: path) }
+    let partial = PartialDownload(destination: destination)
+    var record = Record()
+    var attempt = 1
+    while true {
+      do {
+        let finalURL = try await transfer(url, partial, &record, progress: progress)
+        return try finish(partial, destination, replace: replace, record, finalURL: finalURL)
+      } catch let error as DownloadError {
+        // A file that appeared at the destination meanwhile leaves the finished part in place.
+        if !error.resumable, error != .exists(path: path) { partial.remove() }
+        throw error
+      } catch {
+        var failure = classify(error, url: url, partial: partial)
+        guard case .server(let server) = failure, server.isTransient,
+          attempt < retry.maxAttempts
+        else {
+          if case .server(let server) = failure, server.isTransient {
+            failure = .failedAfterRetries(
+              server, kept: partial.partSize, resumable: partial.isResumable)
+          }
+          if !failure.resumable { partial.remove() }
+          throw failure
+        }
+        do {
+          try await Task.sleep(for: delay(after: server, retry: attempt))
+        } catch {
+          throw .interrupted(kept: partial.partSize, resumable: partial.isResumable)
+        }
+        attempt += 1
+      }
+    }
+  }
+
+  /// What one download learned across its attempts.
+  struct Record {
+    var resumedFrom: Int64?
+    var restart: DownloadResult.Restart?
+    var validator: String?
+    var total: Int64?
+  }
+
+  /// One attempt: requests, follows redirects, restarts from zero when the part cannot be
+  /// resumed; returns the URL that served the whole file.
+  private func transfer(
+    _ url: URL, _ partial: PartialDownload, _ record: inout Record,
+    progress: @escaping @Sendable (DownloadProgress) -> Void
+  ) async throws -> URL {
+    var current = url
+    var redirects = 0
+    var fresh = false
+    while true {
+      let resume = fresh ? nil : partial.resumePoint(for: url)
+      if resume == nil { partial.remove() }
+      if record.resumedFrom == nil { record.resumedFrom = resume?.offset ?? 0 }
+      var headers = ["User-Agent": "gutenberg/1.0", "Accept-Encoding": "identity"]
+      if let resume {
+        headers["Range"] = "bytes=\(resume.offset)-"
+        headers["If-Range"] = resume.info.validator
+      }
+      let exchange = DownloadExchange(
+        original: url, partial: partial, resume: resume, progress: progress)
+      let request = HTTPRequest(url: current, headers: headers, timeout: stallTimeout)
+      do {
+        try await withStallWatch(exchange) {
+          try await self.transport.stream(
+            request, onHead: exchange.receiveHead, onChunk: exchange.receiveChunk)
+        }
+      } catch let failure as FileSink.Failure {
+        exchange.close()
+        throw DownloadError.disk(
+          path: partial.partURL.path, reason: failure.reason, resumable: partial.isResumable)
+      } catch {
+        exchange.close()
+        throw error
+      }
+      exchange.close()
+      switch exchange.outcome {
+      case .redirect(let location):
+        redirects += 1
+        guard redirects <= Self.maxRedirects else { throw DownloadError.tooManyRedirects(url: url) }
+        current = try Self.redirectTarget(from: current, location: location)
+      case .restart(let reason):
+        guard !fresh else {
+          throw GutendexError.badData(
+            url: current, path: "", reason: "a partial answer to a request for the whole file")
+        }
+        record.restart = reason
+        fresh = true
+      case .failed(let error):
+        throw error
+      case .body(let validator, let total), .complete(let validator, let total):
+        record.validator = validator
+        record.total = total
+        let size = partial.partSize
+        if let total, size != total {
+          // The connection ended early without libcurl noticing: a lost connection.
+          throw GutendexError.connectionLost(
+            url: current, reason: "body ended at \(size) of \(total) bytes")
+        }
+        if exchange.restartReason != nil { record.restart = exchange.restartReason }
+        return current
+      case .none:
+        throw GutendexError.connectionLost(url: current, reason: "no HTTP response")
+      }
+    }
+  }
+
+  /// Runs `body`, failing it with a stall when the exchange sees no bytes for the timeout.
+  private func withStallWatch(
+    _ exchange: DownloadExchange, _ body: @escaping @Sendable () async throws -> Void
+  ) async throws {
+    let timeout = stallTimeout
+    try await withThrowingTaskGroup(of: Void.self) { group in
+      group.addTask { try await body() }
+      group.addTask {
+        let tick = min(timeout / 4, .milliseconds(250))
+        while true {
+          try await Task.sleep(for: tick)
+          if exchange.idle > timeout { throw Stall() }
+        }
+      }
+      try await group.next()
+      group.cancelAll()
+    }
+  }
+
+  /// Nothing arrived for the stall timeout.
+  struct Stall: Error {}
+
+  /// Flushes the part, checks it, and moves it to its name (never over an existing file unless
+  /// `replace`).
+  private func finish(
+    _ partial: PartialDownload, _ destination: URL, replace: Bool, _ record: Record,
+    finalURL: URL
+  ) throws(DownloadError) -> DownloadResult {
+    let part = partial.partURL.path
+    let path = destination.path
+    // An empty file is a valid download: the part may not exist when the body was empty.
+    if !FileManager.default.fileExists(atPath: part) {
+      do {
+        _ = try FileSink(path: part, truncate: true)
+      } catch {
+        throw .disk(path: part, reason: error.reason, resumable: false)
+      }
+    }
+    do {
+      let sink = try FileSink(path: part, truncate: false)
+      try sink.sync()
+      sink.closeFile()
+    } catch {
+      throw .disk(path: part, reason: error.reason, resumable: partial.isResumable)
+    }
+    if replace {
+      guard rename(part, path) == 0 else {
+        throw .disk(path: path, reason: FileSink.message(errno), resumable: partial.isResumable)
+      }
+    } else {
+      // link(2) never replaces: a file that appeared meanwhile is not overwritten.
+      guard link(part, path) == 0 else {
+        let code = errno
+        if code == EEXIST { throw .exists(path: path) }
+        throw .disk(path: path, reason: FileSink.message(code), resumable: partial.isResumable)
+      }
+      unlink(part)
+    }
+    partial.removeInfo()
+    FileSink.syncDirectory(destination.deletingLastPathComponent().path)
+    return DownloadResult(
+      path: destination, size: partial.sizeOf(path), validator: record.validator,
+      resumedFrom: record.restart == nil ? (record.resumedFrom ?? 0) : 0,
+      restart: record.restart, finalURL: finalURL)
+  }
+
+  /// Maps what an attempt threw onto a ``DownloadError``.
+  private func classify(_ error: any Error, url: URL, partial: PartialDownload) -> DownloadError {
+    let kept = partial.partSize
+    let resumable = partial.isResumable
+    switch error {
+    case let error as DownloadError: return error
+    case is Stall:
+      return .stalled(url: url, after: stallTimeout, kept: kept, resumable: resumable)
+    case is CancellationError: return .interrupted(kept: kept, resumable: resumable)
+    case let error as GutendexError:
+      switch error {
+      case .cancelled: return .interrupted(kept: kept, resumable: resumable)
+      case .timedOut:
+        return .stalled(url: url, after: stallTimeout, kept: kept, resumable: resumable)
+      default:
+        return Task.isCancelled ? .interrupted(kept: kept, resumable: resumable) : .server(error)
+      }
+    default:
+      return .server(.connectionLost(url: url, reason: String(describing: error)))
+    }
+  }
+
+  private func delay(after error: GutendexError, retry attempt: Int) -> Duration {
+    if case .rateLimited(let retryAfter?, _) = error, retryAfter <= retry.maxRetryAfter {
+      return retryAfter
+    }
+    return retry.delay(beforeRetry: attempt, random: Double.random(in: 0..<1))
+  }
+
+  /// Where a redirect may go: https anywhere, http only on a loopback host (tests); a move from
+  /// https to http elsewhere is a downgrade and refused.
+  public static func redirectTarget(from current: URL, location: String?) throws(DownloadError)
+    -> URL
+  {
+    guard let location, !location.isEmpty,
+      let target = URL(string: location, relativeTo: current)?.absoluteURL, target.host != nil
+    else {
+      throw .redirectRefused(
+        from: current, to: location ?? "(none)", reason: "no usable Location header")
+    }
+    let scheme = target.scheme?.lowercased()
+    if scheme == "https" { return target }
+    if scheme == "http", isLoopback(target.host) { return target }
+    if scheme == "http", current.scheme?.lowercased() == "https" {
+      throw .redirectRefused(
+        from: current, to: target.absoluteString, reason: "a downgrade from https to http")
+    }
+    throw .redirectRefused(
+      from: current, to: target.absoluteString,
+      reason: "only https is followed (http only on this machine)")
+  }
+
+  /// 127.0.0.0/8, ::1 and localhost.
+  static func isLoopback(_ host: String?) -> Bool {
+    guard let host = host?.lowercased() else { return false }
+    return host == "localhost" || host == "::1" || host == "[::1]" || host.hasPrefix("127.")
+  }
+}

@@ -1,0 +1,100 @@
+import Foundation
+import GRDB
+
+/// The books downloaded on this machine and where each reader left off, kept in the favourites
+/// database (its own tables: favourites and library are independent).
+public final class Library: Sendable {
+  /// The SQLite file.
+  public let databaseURL: URL
+  let pool: DatabasePool
+
+  /// The library in the same file as `favorites`.
+  public init(favorites: FavoritesStore) {
+    databaseURL = favorites.databaseURL
+    pool = favorites.pool
+  }
+
+  /// Records a finished download, replacing an earlier one of the same book and format.
+  public func record(_ entry: LibraryEntry) throws(StoreError) {
+    try writing { db in
+      try db.execute(
+        sql: """
+          INSERT OR REPLACE INTO download
+            (id, format, title, path, size, fetched_at, validator, url)
+          VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+          """,
+        arguments: [
+          entry.id, entry.format, entry.title, entry.path, entry.size,
+          StoreTimestamp.milliseconds(entry.fetchedAt), entry.validator, entry.url,
+        ])
+    }
+  }
+
+  /// Every download, newest first.
+  public func entries() throws(StoreError) -> [LibraryEntry] {
+    try reading { db in
+      try Row.fetchAll(
+        db, sql: "SELECT * FROM download ORDER BY fetched_at DESC, id, format"
+      ).map(Self.entry)
+    }
+  }
+
+  /// The downloads of one book, newest first.
+  public func entries(id: Int) throws(StoreError) -> [LibraryEntry] {
+    try reading { db in
+      try Row.fetchAll(
+        db, sql: "SELECT * FROM download WHERE id = ? ORDER BY fetched_at DESC, format",
+        arguments: [id]
+      ).map(Self.entry)
+    }
+  }
+
+  /// The ids among `ids` that have a download recorded.
+  public func downloadedIDs(among ids: [Int]) throws(StoreError) -> Set<Int> {
+    guard !ids.isEmpty else { return [] }
+    let unique = Array(Set(ids)).prefix(500)
+    let marks = Array(repeating: "?", count: unique.count).joined(separator: ",")
+    return try reading { db in
+      try Int.fetchSet(
+        db, sql: "SELECT id FROM download WHERE id IN (\(marks))",
+        arguments: StatementArguments(Array(unique)))
+    }
+  }
+
+  /// Removes the rows of `id` and returns them (the caller deletes the files).
+  public func remove(id: Int) throws(StoreError) -> [LibraryEntry] {
+    try writing { db in
+      let rows = try Row.fetchAll(
+        db, sql: "SELECT * FROM download WHERE id = ? ORDER BY format", arguments: [id]
+      ).map(Self.entry)
+      try db.execute(sql: "DELETE FROM download WHERE id = ?", arguments: [id])
+      try db.execute(sql: "DELETE FROM reading_position WHERE id = ?", arguments: [id])
+      return rows
+    }
+  }
+
+  /// The first line shown when the book was last read, or nil.
+  public func readingPosition(id: Int) throws(StoreError) -> Int? {
+    try reading { db in
+      try Int.fetchOne(db, sql: "SELECT line FROM reading_position WHERE id = ?", arguments: [id])
+    }
+  }
+
+  /// Keeps where the reader is in a book.
+  public func setReadingPosition(id: Int, line: Int, at date: Date = Date()) throws(StoreError) {
+    try writing { db in
+      try db.execute(
+        sql: "INSERT OR REPLACE INTO reading_position (id, line, updated_at) VALUES (?, ?, ?)",
+        arguments: [id, max(0, line), StoreTimestamp.milliseconds(date)])
+    }
+  }
+
+  static func entry(_ row: Row) -> LibraryEntry {
+    LibraryEntry(
+      id: row["id"], format: row["format"], title: row["title"], path: row["path"],
+      size: row["size"], fetchedAt: StoreTimestamp.date(milliseconds: row["fetched_at"]),
+      validator: row["validator"], url: row["url"])
+  }
+}
+
+extension Library: StoreFile {}

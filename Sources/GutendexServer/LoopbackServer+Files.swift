@@ -1,0 +1,53 @@
+import Foundation
+
+/// Files mode: the server also serves files (memory, disk or generated) at chosen paths, with
+/// `Range`, validators and redirects, for download tests and benchmarks.
+extension LoopbackServer {
+  /// Serves `file` at `path` (`/files/84.epub`); the handler no longer sees that path.
+  public func serve(_ file: ServedFile, at path: String) {
+    state.withLock { $0.files[path] = file }
+  }
+
+  /// Stops serving the file at `path`.
+  public func removeFile(at path: String) {
+    state.withLock { _ = $0.files.removeValue(forKey: path) }
+  }
+
+  /// Serves every regular file in `directory` (not recursively) at `prefix` + its name.
+  public func serveDirectory(_ directory: URL, under prefix: String) throws {
+    let names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+    for name in names.sorted() {
+      let url = directory.appendingPathComponent(name)
+      var isDirectory: ObjCBool = false
+      guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory),
+        !isDirectory.boolValue
+      else { continue }
+      let base = prefix.hasSuffix("/") ? prefix : prefix + "/"
+      serve(ServedFile(content: .file(url)), at: base + name)
+    }
+  }
+
+  /// Answers `path` with `status` (302 by default) and `Location: location`.
+  public func redirect(_ path: String, to location: String, status: Int = 302) {
+    state.withLock { $0.redirects[path] = Redirect(status: status, location: location) }
+  }
+
+  /// The `Range` header of every file request so far, in order (nil: the request had none).
+  public var fileRangeHeaders: [String?] { state.withLock { $0.fileRanges } }
+
+  /// The redirect or file for a request path, logging a file request's `Range`.
+  func fileRoute(_ path: String, range: String?) -> FileRoute? {
+    state.withLock { state in
+      if let redirect = state.redirects[path] { return .redirect(redirect) }
+      guard let file = state.files[path] else { return nil }
+      state.fileRanges.append(range)
+      return .file(file)
+    }
+  }
+
+  /// What answers a path in files mode.
+  enum FileRoute: Sendable {
+    case redirect(Redirect)
+    case file(ServedFile)
+  }
+}

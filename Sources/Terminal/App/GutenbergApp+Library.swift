@@ -1,0 +1,67 @@
+import Catalog
+import Foundation
+
+/// `gutenberg library`: the downloaded books.
+extension GutenbergApp {
+  /// `gutenberg library [--json]`: aligned on a terminal, TSV in a pipe.
+  public func libraryList(format: ListFormat) -> ExitStatus {
+    let entries: [LibraryEntry]
+    do {
+      entries = try library.entries()
+    } catch {
+      return fail(.store(error))
+    }
+    let screen = LibraryScreen(rows: entries.map { .init(entry: $0, isPresent: $0.isPresent) })
+    switch format {
+    case .json:
+      let objects: [[String: Any]] = screen.rows.map { row in
+        [
+          "id": row.entry.id, "format": row.entry.format, "title": row.entry.title,
+          "path": row.entry.path, "size": row.entry.size,
+          "fetched_at": Self.iso8601(row.entry.fetchedAt),
+          "validator": row.entry.validator ?? NSNull(), "url": row.entry.url,
+          "present": row.isPresent,
+        ]
+      }
+      let data =
+        (try? JSONSerialization.data(
+          withJSONObject: objects, options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]))
+        ?? Data("[]".utf8)
+      output.print(String(decoding: data, as: UTF8.self))
+    case .automatic:
+      if output.isTerminal {
+        output.print(screen.lines(width: output.width, style: output.style))
+      } else {
+        output.print(screen.tsvLines)
+      }
+    }
+    return .ok
+  }
+
+  /// `gutenberg library remove ID...`: deletes each book's files and rows.
+  public func libraryRemove(ids: [Int]) -> ExitStatus {
+    var status = ExitStatus.ok
+    for id in ids {
+      let removed: [LibraryEntry]
+      do {
+        removed = try library.remove(id: id)
+      } catch {
+        status = fail(.store(error))
+        continue
+      }
+      if removed.isEmpty {
+        status = fail("\(id) is not in the library", .failure)
+        continue
+      }
+      for entry in removed {
+        if entry.isPresent, unlink(entry.path) != 0 {
+          status = fail(
+            "cannot delete \(entry.path): \(String(cString: strerror(errno)))", .failure)
+          continue
+        }
+        output.printError("removed: \(id) \(entry.format) \(entry.path)")
+      }
+    }
+    return status
+  }
+}

@@ -1,0 +1,51 @@
+import Foundation
+
+/// One command typed at the pager's prompt.
+public enum PagerCommand: Sendable, Hashable {
+  /// Enter, space or `n` (without a search running).
+  case next
+  /// `p` or `b`.
+  case previous
+  /// `g 50%`.
+  case percent(Double)
+  /// `g 120`.
+  case line(Int)
+  /// `/word`.
+  case search(String)
+  /// `n` after a search: the next match.
+  case again
+  /// `q`.
+  case quit
+  /// `?` or `h`.
+  case help
+  /// Anything else, with the text typed.
+  case unknown(String)
+
+  /// Parses a line typed at the prompt; `searching` says whether `n` repeats a search.
+  public static func parse(_ line: String, searching: Bool) -> PagerCommand {
+    let text = line.trimmingCharacters(in: .whitespaces)
+    if text.hasPrefix("/") {
+      let word = String(text.dropFirst()).trimmingCharacters(in: .whitespaces)
+      return word.isEmpty ? (searching ? .again : .unknown(line)) : .search(word)
+    }
+    switch text.lowercased() {
+    case "", "f", " ": return .next
+    case "n": return searching ? .again : .next
+    case "p", "b": return .previous
+    case "q", "quit": return .quit
+    case "?", "h", "help": return .help
+    default: break
+    }
+    let words = text.split(separator: " ", omittingEmptySubsequences: true)
+    if words.first?.lowercased() == "g", words.count == 2 {
+      let argument = words[1]
+      if argument.hasSuffix("%"), let value = Double(argument.dropLast()), value >= 0,
+        value <= 100
+      {
+        return .percent(value)
+      }
+      if let number = Int(argument), number > 0 { return .line(number) }
+    }
+    return .unknown(line)
+  }
+}

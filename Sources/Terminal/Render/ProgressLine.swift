@@ -1,0 +1,70 @@
+import Foundation
+
+/// The one-line download progress: name, bytes, percent, rate and time left; or the final line.
+public struct ProgressLine: Sendable, Hashable {
+  /// The file being written.
+  public var name: String
+  /// Bytes in the file so far.
+  public var received: Int64
+  /// The full size, when known.
+  public var total: Int64?
+  /// Bytes a second over this transfer.
+  public var bytesPerSecond: Double
+  /// Seconds since this transfer started.
+  public var elapsed: Double
+  /// True for the final line.
+  public var finished: Bool
+
+  /// A progress line.
+  public init(
+    name: String, received: Int64, total: Int64?, bytesPerSecond: Double, elapsed: Double,
+    finished: Bool = false
+  ) {
+    self.name = name
+    self.received = received
+    self.total = total
+    self.bytesPerSecond = bytesPerSecond
+    self.elapsed = elapsed
+    self.finished = finished
+  }
+
+  /// `1:05` or `1:02:03`.
+  static func clock(_ seconds: Double) -> String {
+    let whole = Int(max(0, seconds.isFinite ? seconds : 0).rounded())
+    let (hours, minutes, rest) = (whole / 3600, whole / 60 % 60, whole % 60)
+    let pad = rest < 10 ? "0\(rest)" : "\(rest)"
+    if hours > 0 { return "\(hours):\(minutes < 10 ? "0" : "")\(minutes):\(pad)" }
+    return "\(minutes):\(pad)"
+  }
+
+  /// The text, fitted to `width` cells (the name is shortened first).
+  public func text(width: Int) -> String {
+    let size = TextFormat.bytes(Int(received))
+    let rate = TextFormat.bytes(Int(bytesPerSecond.isFinite ? bytesPerSecond : 0)) + "/s"
+    var parts: [String]
+    if finished {
+      parts = ["\(size) in \(Self.clock(elapsed))", rate]
+    } else if let total, total > 0 {
+      let percent = Int(Double(received) * 100 / Double(total))
+      let remaining = bytesPerSecond > 0 ? Double(total - received) / bytesPerSecond : .nan
+      parts = [
+        "\(size) / \(TextFormat.bytes(Int(total)))", "\(percent)%", rate,
+        "ETA " + (remaining.isNaN ? "--:--" : Self.clock(remaining)),
+      ]
+    } else {
+      parts = [size, rate]
+    }
+    let tail = "  " + parts.joined(separator: "  ")
+    let room = width - DisplayWidth.cells(tail) - 1
+    // The numbers matter more than the name: the name gives way first, then the line is cut.
+    let label = room >= 4 ? DisplayWidth.truncate(Sanitizer.sanitize(name), toCells: room) : ""
+    return DisplayWidth.truncate(label + tail, toCells: width - 1)
+  }
+}
+
+extension ProgressLine: LineRendering {
+  /// One line.
+  public func lines(width: Int, style: Style) -> [String] {
+    [text(width: width)]
+  }
+}

@@ -1,0 +1,35 @@
+import ArgumentParser
+import Terminal
+
+struct Get: GlobalOptionsCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Download books (resumes an interrupted download).",
+    discussion: """
+      Without --format, the first edition the book has of: epub (with images), txt (UTF-8 \
+      first), html, mobi, epub-noimages. Files are named <id>-<title>.<ext>; an existing file \
+      is kept unless --force. Prints each saved path on standard output. Env: \
+      GUTENBERG_DOWNLOAD_DIR (default directory), GUTENBERG_MIRROR.
+      """)
+
+  @OptionGroup(title: GlobalOptions.title) var global: GlobalOptions
+  @Argument(help: "Project Gutenberg numbers.") var ids: [Int]
+  @Option(help: "epub, epub-noimages, txt, html, mobi, or a MIME type.") var format: String?
+  @Option(name: .shortAndLong, help: "The file (one book) or directory to save into.")
+  var output: String?
+  @Flag(help: "Replace an existing file.") var force = false
+  @Flag(name: .shortAndLong, help: "No progress line and no notes.") var quiet = false
+  @Option(help: "Fetch Project Gutenberg files from this mirror URL.") var mirror: String?
+
+  func validate() throws {
+    if ids.isEmpty { throw ValidationError("give at least one book id") }
+    if let bad = ids.first(where: { $0 <= 0 }) {
+      throw ValidationError("'\(bad)' is not a book id")
+    }
+  }
+
+  func run() async throws {
+    let request = GetRequest(
+      ids: ids, format: format, output: output, force: force, quiet: quiet, mirror: mirror)
+    try await global.run { await $0.get(request) }
+  }
+}

@@ -1,0 +1,31 @@
+import ArgumentParser
+import Terminal
+
+struct Read: GlobalOptionsCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Read a book's plain text in a pager (downloads it first when needed).",
+    discussion: """
+      Keys: Enter or n next page, p previous, g 50% or g LINE to jump, /word to search and n \
+      for the next match, q to quit. The Project Gutenberg header and licence are folded away \
+      unless --raw. Where you stop is kept and `read` starts there next time. When standard \
+      output is not a terminal, the text is printed (gutenberg read 84 | less).
+      """)
+
+  @OptionGroup(title: GlobalOptions.title) var global: GlobalOptions
+  @Argument(help: "The Project Gutenberg number of the book.") var id: Int
+  @Flag(help: "Show the Project Gutenberg header and licence too.") var raw = false
+  @Flag(help: "Page even when standard output is not a terminal (commands from standard input).")
+  var pager = false
+  @Option(help: "Fetch Project Gutenberg files from this mirror URL.") var mirror: String?
+
+  func validate() throws {
+    guard id > 0 else { throw ValidationError("a book id is a positive number") }
+  }
+
+  func run() async throws {
+    let (id, raw, pager, mirror) = (id, raw, pager, mirror)
+    try await global.run {
+      await $0.read(id: id, raw: raw, pager: pager, mirror: mirror, input: StandardInput())
+    }
+  }
+}

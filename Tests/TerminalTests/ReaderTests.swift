@@ -1,0 +1,156 @@
+import Foundation
+import Testing
+
+@testable import Terminal
+
+/// The text model and the pager: folding, sanitising, wrapping, paging, jumps and search.
+@Suite struct ReaderTests {
+  static func sample() throws -> BookText {
+    let url = try #require(
+      Bundle.module.url(forResource: "pg84-sample", withExtension: "txt", subdirectory: "Fixtures"))
+    return BookText(data: try Data(contentsOf: url))
+  }
+
+  @Test func theHeaderAndLicenceAreFolded() throws {
+    let text = try Self.sample()
+    #expect(text.line(text.body.lowerBound) == "Frankenstein;")
+    let before = try #require(
+      (0..<text.body.lowerBound).last { !text.rawLine($0).isEmpty })
+    #expect(text.rawLine(before).hasPrefix("*** START OF THE PROJECT"))
+    #expect(text.line(text.body.upperBound - 1).hasPrefix("situations with honour"))
+    let after = try #require(
+      (text.body.upperBound..<text.lineCount).first { !text.rawLine($0).isEmpty })
+    #expect(text.rawLine(after).hasPrefix("*** END OF THE PROJECT"))
+    #expect(text.foldedHeaderLines == 23)
+    #expect(
+      text.line(0) == "The Project Gutenberg eBook of Frankenstein; Or, The Modern Prometheus")
+  }
+
+  @Test func linesEndInAnyWayAndTextWithoutMarkersIsAllBody() {
+    let text = BookText(data: Data("\u{FEFF}one\r\ntwo\rthree\n\nfour".utf8))
+    #expect((0..<text.lineCount).map(text.line) == ["one", "two", "three", "", "four"])
+    #expect(text.body == 0..<5)
+    #expect(BookText(data: Data()).lineCount == 0)
+  }
+
+  @Test func linesAreSanitisedAndKeepTheirIndentation() {
+    let text = BookText(
+      data: Data("    a poem\n\tline\u{1B}]0;title\u{07} two\n\u{1B}[31mred\u{1B}[0m\n".utf8))
+    #expect(text.line(0) == "    a poem")
+    #expect(text.line(1) == "    line two")
+    #expect(text.line(2) == "red")
+  }
+
+  @Test func wideAndCombiningCharactersWrapByDisplayWidth() throws {
+    let text = try Self.sample()
+    let pager = Pager(text: text, title: "F", width: 40, height: 20)
+    let japanese = try #require(
+      text.body.first { text.line($0).hasPrefix("日本語") })
+    let lines = pager.wrapped(japanese)
+    #expect(lines.count > 1)
+    #expect(lines.allSatisfy { DisplayWidth.cells($0) <= 40 })
+    #expect(lines.dropLast().allSatisfy { DisplayWidth.cells($0) >= 39 }, "\(lines)")
+    let cafe = try #require(text.body.first { text.line($0).contains("au lait") })
+    #expect(pager.wrapped(cafe).allSatisfy { DisplayWidth.cells($0) <= 40 })
+    #expect(pager.wrapped(cafe).first?.hasPrefix("Cafe\u{301} au lait") == true)
+  }
+
+  @Test func pagesFillTheHeightAndGoBackWhereTheyCame() throws {
+    var pager = Pager(text: try Self.sample(), title: "Frankenstein", width: 80, height: 10)
+    let first = pager.page()
+    #expect(first.lines.count == 10)
+    #expect(first.lines.first == "Frankenstein;")
+    let step1 = pager.nextPage()
+    #expect(step1)
+    let second = pager.top
+    let step2 = pager.nextPage()
+    #expect(step2)
+    let step3 = pager.previousPage()
+    #expect(step3)
+    #expect(pager.top == second)
+    let step4 = pager.previousPage()
+    #expect(step4)
+    #expect(pager.top == pager.visible.lowerBound)
+    let step5 = pager.previousPage()
+    #expect(!step5)
+    while pager.nextPage() {}
+    #expect(pager.atEnd)
+    #expect(pager.page().lines.last == "situations with honour and reputation.")
+  }
+
+  @Test func jumpsAndSearch() throws {
+    var pager = Pager(text: try Self.sample(), title: "Frankenstein", width: 80, height: 10)
+    pager.go(percent: 90)
+    #expect(pager.percent == 90 || pager.percent == 89)
+    pager.go(line: 1)
+    #expect(pager.lineNumber == 1)
+    pager.go(line: 1_000_000)
+    #expect(pager.top == pager.visible.upperBound - 1)
+    pager.go(line: 1)
+    let step6 = pager.search("chapter 1")
+    #expect(step6)
+    #expect(pager.text.line(pager.top) == " Chapter 1")
+    let step7 = pager.search(pager.lastSearch ?? "")
+    #expect(step7)
+    #expect(pager.text.line(pager.top) == "Chapter 1")
+    let here = pager.top
+    let step8 = pager.search("no such words anywhere")
+    #expect(!step8)
+    #expect(pager.top == here)
+    #expect(pager.statusLine.hasPrefix("Frankenstein · line "))
+  }
+
+  @Test func rawShowsEverythingAndKeepsThePosition() throws {
+    let text = try Self.sample()
+    let raw = Pager(text: text, title: "F", width: 80, height: 10, raw: true, top: 0)
+    #expect(raw.page().lines.first?.hasPrefix("The Project Gutenberg eBook") == true)
+    let folded = Pager(text: text, title: "F", width: 80, height: 10, top: 0)
+    #expect(folded.top == text.body.lowerBound, "a position in the header moves to the body")
+  }
+
+  @Test(arguments: [
+    ("", PagerCommand.next), ("n", .next), ("f", .next), ("p", .previous), ("b", .previous),
+    ("g 50%", .percent(50)), ("g 120", .line(120)), ("/whale", .search("whale")),
+    ("q", .quit), ("?", .help), ("g 150%", .unknown("g 150%")), ("x", .unknown("x")),
+  ])
+  func commands(line: String, command: PagerCommand) {
+    #expect(PagerCommand.parse(line, searching: false) == command)
+  }
+
+  @Test func nRepeatsASearchOnlyWhileSearching() {
+    #expect(PagerCommand.parse("n", searching: true) == .again)
+    #expect(PagerCommand.parse("/", searching: true) == .again)
+    #expect(PagerCommand.parse("n", searching: false) == .next)
+  }
+
+  @Test func heightComesFromLinesThenTheTerminal() {
+    #expect(TerminalHeight.resolve(lines: "40", terminalRows: 30) == 40)
+    #expect(TerminalHeight.resolve(lines: nil, terminalRows: 30) == 30)
+    #expect(TerminalHeight.resolve(lines: "x", terminalRows: nil) == 24)
+    #expect(TerminalHeight.resolve(lines: "2", terminalRows: nil) == 5)
+  }
+
+  @Test func promptKeysForDownloadAndRead() throws {
+    let parser = PromptParser()
+    #expect(try parser.parse("d 3") == .download(row: 3))
+    #expect(try parser.parse("d", context: .details) == .download(row: nil))
+    #expect(try parser.parse("read 2") == .read(row: 2))
+    #expect(throws: PromptParser.Failure.self) { try parser.parse("d 1 2") }
+  }
+
+  @Test func progressLineShowsBytesPercentRateAndTimeLeft() {
+    let line = ProgressLine(
+      name: "84-frankenstein.epub", received: 1_572_864, total: 3_145_728,
+      bytesPerSecond: 524_288, elapsed: 3)
+    #expect(
+      line.text(width: 100) == "84-frankenstein.epub  1.5 MB / 3.0 MB  50%  512.0 KB/s  ETA 0:03")
+    let final = ProgressLine(
+      name: "84-frankenstein.epub", received: 3_145_728, total: 3_145_728,
+      bytesPerSecond: 524_288, elapsed: 6, finished: true)
+    #expect(final.text(width: 100) == "84-frankenstein.epub  3.0 MB in 0:06  512.0 KB/s")
+    let narrow = line.text(width: 50)
+    #expect(DisplayWidth.cells(narrow) <= 50)
+    #expect(narrow.hasSuffix("ETA 0:03"))
+    #expect(DisplayWidth.cells(line.text(width: 30)) <= 30)
+  }
+}
