@@ -17,6 +17,10 @@ public enum CatalogError: Error, Sendable, Hashable {
   case notAvailableOffline(String)
   /// The action was cancelled before it finished; nothing changed.
   case cancelled
+  /// The catalogue on this machine (the embedded snapshot) cannot be opened.
+  case localCatalogueUnavailable(String)
+  /// A failure of a kind no other case names (a bug or a broken installation, not bad input).
+  case unexpected(String)
 }
 
 extension CatalogError: CustomStringConvertible, LocalizedError {
@@ -36,20 +40,23 @@ extension CatalogError: CustomStringConvertible, LocalizedError {
     case .notAvailableOffline(let what):
       "offline, and \(what) is not in the cache or the local catalogue"
     case .cancelled: "cancelled"
+    case .localCatalogueUnavailable(let message): message
+    case .unexpected(let message): message
     }
   }
 
   public var errorDescription: String? { description }
 
   /// Wraps any error from a lower layer.
-  init(_ error: any Error) {
+  public init(_ error: any Error) {
     switch error {
     case let error as CatalogError: self = error
     case let error as GutendexError:
       if case .cancelled = error { self = .cancelled } else { self = .server(error) }
     case let error as StoreError: self = .store(error)
     case is CancellationError: self = .cancelled
-    default: self = .invalidInput(String(describing: error))
+    // Not `.invalidInput`: that is the user's mistake (exit 64), and this is not.
+    default: self = .unexpected(String(describing: error))
     }
   }
 }

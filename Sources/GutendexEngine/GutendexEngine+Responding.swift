@@ -2,8 +2,8 @@ import Foundation
 import Gutendex
 
 extension GutendexEngine {
-  /// The server's page size (REST_FRAMEWORK PAGE_SIZE).
-  public static let pageSize = 32
+  /// The server's page size (REST_FRAMEWORK PAGE_SIZE), defined once in ``BookQuery``.
+  public static let pageSize = BookQuery.pageSize
 
   /// Answers one request synchronously, as the real server would (routing, Django's slash
   /// redirect, DRF negotiation and permissions, filters, pagination).

@@ -145,11 +145,20 @@ struct CatalogServiceTests {
       client: harness.service.client, favorites: harness.favorites, cache: nil, local: local,
       mode: .localOnly)
     let error = await catalogError { try await service.page(BookQuery()) }
-    guard case .invalidInput(let message) = error else {
-      Issue.record("expected .invalidInput, got \(String(describing: error))")
+    // Not `.invalidInput` (the user's mistake, exit 64): the installation is at fault.
+    guard case .localCatalogueUnavailable(let message) = error else {
+      Issue.record("expected .localCatalogueUnavailable, got \(String(describing: error))")
       return
     }
-    #expect(message.hasPrefix("cannot load the broken snapshot"))
+    #expect(message.hasPrefix("cannot open the broken snapshot"))
+  }
+
+  @Test func anUnknownLowerLayerErrorIsUnexpectedNotInvalidInput() {
+    struct Odd: Error, CustomStringConvertible { var description: String { "odd failure" } }
+    #expect(CatalogError(Odd()) == .unexpected("odd failure"))
+    #expect(CatalogError(CancellationError()) == .cancelled)
+    #expect(
+      CatalogError(CatalogError.noSuchRow(row: 3, rowCount: 2)) == .noSuchRow(row: 3, rowCount: 2))
   }
 
   @Test func theNetworkStateFollowsWhatTheServerDoes() async throws {

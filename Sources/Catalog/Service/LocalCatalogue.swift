@@ -30,7 +30,7 @@ public final class LocalCatalogue: Sendable {
     do {
       transport = try makeTransport()
     } catch {
-      throw .invalidInput("cannot load the \(name): \(error)")
+      throw .localCatalogueUnavailable("cannot open the \(name): \(error)")
     }
     let client = GutendexClient(
       server: URL(string: "http://localhost")!, transport: transport, retry: .none,

@@ -27,8 +27,9 @@ public final class FavoritesViewModel {
     }
   }
 
-  /// Favourites shown per page: reading 10,000 snapshots to show 32 would waste the user's time.
-  public nonisolated static let pageSize = 32
+  /// Favourites shown per page, as many as a page of the catalogue (reading 10,000 snapshots to
+  /// show 32 would waste the user's time).
+  public nonisolated static let pageSize = BookQuery.pageSize
 
   public let service: CatalogService
   private let state: ObservableState<State>

@@ -29,8 +29,8 @@ public enum ExitStatus: Int32, Sendable {
       default: self = .failure
       }
     case .invalidInput, .pageOutOfRange, .noSuchRow: self = .usage
-    case .notAvailableOffline: self = .unavailable
-    case .cancelled: self = .failure
+    case .notAvailableOffline, .localCatalogueUnavailable: self = .unavailable
+    case .cancelled, .unexpected: self = .failure
     }
   }
 }

@@ -102,7 +102,7 @@ extension GutenbergApp {
       } catch let error as StoreError {
         status = fail(.store(error))
       } catch {
-        status = fail(CatalogError.invalidInput(String(describing: error)))
+        status = fail(CatalogError(error))
       }
     }
     return status
