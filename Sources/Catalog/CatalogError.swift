@@ -24,6 +24,7 @@ public enum CatalogError: Error, Sendable, Hashable {
 }
 
 extension CatalogError: CustomStringConvertible, LocalizedError {
+  /// One line for a person, as printed after `error:`.
   public var description: String {
     switch self {
     case .server(let error): error.description
@@ -45,6 +46,7 @@ extension CatalogError: CustomStringConvertible, LocalizedError {
     }
   }
 
+  /// The same line, for Foundation's error reporting.
   public var errorDescription: String? { description }
 
   /// Wraps any error from a lower layer.

@@ -5,6 +5,7 @@ import Foundation
 public struct Book: Sendable, Hashable, Identifiable {
   /// The Project Gutenberg number.
   public var id: Int
+  /// The title as the server gives it.
   public var title: String
   /// Authors in the server's order; empty for about 4% of books.
   public var authors: [Person]
@@ -14,7 +15,9 @@ public struct Book: Sendable, Hashable, Identifiable {
   public var editors: [Person]?
   /// Translators (era E2+); nil when the server did not send the field.
   public var translators: [Person]?
+  /// Library of Congress subject headings.
   public var subjects: [String]
+  /// Project Gutenberg bookshelves the book is on.
   public var bookshelves: [String]
   /// Language codes, 2 or 3 letters.
   public var languages: [String]
@@ -29,6 +32,7 @@ public struct Book: Sendable, Hashable, Identifiable {
   /// The book's JSON exactly as the server sent it (or as encoded, for books made in code).
   public var rawJSON: Data
 
+  /// A book made in code (tests, imports); ``rawJSON`` is encoded from the fields unless given.
   public init(
     id: Int, title: String, authors: [Person] = [], summaries: [String]? = nil,
     editors: [Person]? = nil, translators: [Person]? = nil, subjects: [String] = [],
@@ -86,6 +90,7 @@ extension Book: Codable {
     case downloadCount = "download_count"
   }
 
+  /// Decodes any era's book shape; missing keys take the server's defaults.
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     id = try container.decode(Int.self, forKey: .id)
@@ -127,8 +132,10 @@ extension Book: Codable {
 public struct BookDecodingError: Error, Sendable, Hashable, CustomStringConvertible {
   /// A JSON path such as `results[3].authors[0].name`; empty for the top level.
   public var path: String
+  /// What was wrong there.
   public var reason: String
 
+  /// A decoding failure at `path` for `reason`.
   public init(path: String, reason: String) {
     self.path = path
     self.reason = reason
@@ -161,6 +168,7 @@ public struct BookDecodingError: Error, Sendable, Hashable, CustomStringConverti
     }
   }
 
+  /// `path: reason`, for messages.
   public var description: String {
     "\(path.isEmpty ? "top level" : path): \(reason)"
   }

@@ -11,6 +11,7 @@ public struct BookPage: Sendable, Hashable {
   /// Up to 32 books.
   public var results: [Book]
 
+  /// A page from its parts (tests and fallbacks).
   public init(count: Int, next: String? = nil, previous: String? = nil, results: [Book]) {
     self.count = count
     self.next = next

@@ -7,16 +7,21 @@ import Foundation
 /// an empty page, or a link it has already followed (a loop guard). Cancelling the task
 /// cancels the request in flight and ends the sequence with ``GutendexError/cancelled(url:)``.
 public struct BookPages: AsyncSequence, Sendable {
+  /// Each element is one page of the list.
   public typealias Element = BookPage
 
+  /// The client the pages are fetched with.
   public let client: GutendexClient
+  /// The list to page through.
   public let query: BookQuery
 
+  /// The pages of `query`, fetched with `client` as they are iterated.
   public init(client: GutendexClient, query: BookQuery) {
     self.client = client
     self.query = query
   }
 
+  /// An iterator starting at the query's page.
   public func makeAsyncIterator() -> Iterator {
     Iterator(client: client, query: query)
   }
@@ -54,6 +59,7 @@ public struct BookPages: AsyncSequence, Sendable {
       self.pending = .books(query)
     }
 
+    /// The next page, nil after the last (or on a repeated or empty page).
     public mutating func next() async throws(GutendexError) -> BookPage? {
       guard let endpoint = pending else { return nil }
       pending = nil
@@ -77,10 +83,13 @@ public struct BookPages: AsyncSequence, Sendable {
 
 /// Every book of a query, in order, each id once: ``BookPages`` flattened.
 public struct BookStream: AsyncSequence, Sendable {
+  /// Each element is one book.
   public typealias Element = Book
 
+  /// The pages the books come from.
   public let pages: BookPages
 
+  /// An iterator over the books of every page, in order.
   public func makeAsyncIterator() -> Iterator {
     Iterator(pages: pages.makeAsyncIterator())
   }
@@ -91,6 +100,7 @@ public struct BookStream: AsyncSequence, Sendable {
     var buffer: [Book] = []
     var index = 0
 
+    /// The next book not seen before, nil after the last page.
     public mutating func next() async throws(GutendexError) -> Book? {
       while index == buffer.count {
         guard let page = try await pages.next() else { return nil }

@@ -28,6 +28,7 @@ public struct BookQuery: Sendable, Hashable, Codable {
   /// The 1-based page number; pages hold 32 books.
   public var page: Int
 
+  /// A query; every parameter is optional, as on the server.
   public init(
     search: String? = nil, languages: [String] = [], topic: String? = nil,
     authorYearStart: Int? = nil, authorYearEnd: Int? = nil,

@@ -10,9 +10,11 @@ public struct Endpoint<Response: Sendable>: Sendable {
     case link(String)
   }
 
+  /// What to ask for: a list, one book or a server-given link.
   public var target: Target
   let decode: @Sendable (Data) throws(BookDecodingError) -> Response
 
+  /// An endpoint for `target`, decoding its answer with `decode`.
   public init(
     target: Target, decode: @escaping @Sendable (Data) throws(BookDecodingError) -> Response
   ) {

@@ -8,7 +8,9 @@ public struct GutendexClient: Sendable {
 
   /// The server's base URL; may carry a path prefix (`https://example.org/gutendex`).
   public let server: URL
+  /// How requests are sent (URLSession in production, the engine offline, mocks in tests).
   public let transport: any Requestable
+  /// Which failures are retried, and how often.
   public var retry: RetryPolicy
   /// How long one attempt may take before it fails as timed out.
   public var timeout: Duration
@@ -24,6 +26,7 @@ public struct GutendexClient: Sendable {
   /// Redirects followed at most, all on the server's own host.
   static let maxRedirects = 5
 
+  /// A client for the Gutendex API at `server`.
   public init(
     server: URL = GutendexClient.defaultServer,
     transport: any Requestable = URLSessionTransport(),

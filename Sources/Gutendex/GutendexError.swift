@@ -92,6 +92,7 @@ extension GutendexError: CustomStringConvertible, LocalizedError {
     }
   }
 
+  /// The same line as ``description``, for Foundation's error reporting.
   public var errorDescription: String? { description }
 
   private static func host(_ url: URL) -> String {

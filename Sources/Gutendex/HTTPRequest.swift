@@ -11,6 +11,7 @@ public struct HTTPRequest: Sendable, Hashable {
   /// How long the transport may wait without receiving anything before giving up.
   public var timeout: Duration
 
+  /// A request: GET, no headers and a 15 s timeout unless given.
   public init(
     method: String = "GET", url: URL, headers: [String: String] = [:],
     timeout: Duration = .seconds(15)

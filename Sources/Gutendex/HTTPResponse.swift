@@ -11,6 +11,7 @@ public struct HTTPResponse: Sendable, Hashable {
   /// The URL that was requested.
   public var url: URL
 
+  /// A response with `status` from `url`.
   public init(status: Int, headers: [String: String] = [:], body: Data = Data(), url: URL) {
     self.status = status
     self.headers = Dictionary(

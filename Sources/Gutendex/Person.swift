@@ -8,6 +8,7 @@ public struct Person: Sendable, Hashable, Codable {
   /// Year of death; negative for BCE, nil when unknown.
   public var deathYear: Int?
 
+  /// A person; years are nil when the catalogue does not know them.
   public init(name: String, birthYear: Int? = nil, deathYear: Int? = nil) {
     self.name = name
     self.birthYear = birthYear
@@ -20,6 +21,7 @@ public struct Person: Sendable, Hashable, Codable {
     case deathYear = "death_year"
   }
 
+  /// Decodes `name`, `birth_year` and `death_year` (null years allowed).
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     name = try container.decodeIfPresent(String.self, forKey: .name) ?? ""
@@ -27,6 +29,7 @@ public struct Person: Sendable, Hashable, Codable {
     deathYear = try container.decodeIfPresent(Int.self, forKey: .deathYear)
   }
 
+  /// Encodes the server's keys, with null for unknown years.
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(name, forKey: .name)

@@ -2,6 +2,7 @@ import Foundation
 
 /// What one attempt at a request did, reported to the client's observer (for a request log).
 public struct RequestEvent: Sendable, Hashable {
+  /// The URL asked for.
   public var url: URL
   /// The HTTP status, when a response arrived.
   public var status: Int?
@@ -12,6 +13,7 @@ public struct RequestEvent: Sendable, Hashable {
   /// 1 for the first attempt, 2 for the first retry, ...
   public var attempt: Int
 
+  /// An event for one attempt at `url`.
   public init(url: URL, status: Int?, error: GutendexError?, duration: Duration, attempt: Int) {
     self.url = url
     self.status = status

@@ -13,6 +13,7 @@ public struct RetryPolicy: Sendable, Hashable {
   /// The longest `Retry-After` the client will wait for.
   public var maxRetryAfter: Duration
 
+  /// A policy: how many attempts, and the backoff between them.
   public init(
     maxAttempts: Int = 3, baseDelay: Duration = .milliseconds(500),
     maxDelay: Duration = .seconds(8),

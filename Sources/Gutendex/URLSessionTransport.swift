@@ -14,6 +14,7 @@ public final class URLSessionTransport: Requestable {
   /// The default body limit, 8 MiB: a page of 32 books is about 100 KiB.
   public static let defaultMaxBodySize = 8 * 1_048_576
 
+  /// The largest body accepted; a larger one is refused.
   public let maxBodySize: Int
   private let delegate = Delegate()
   /// Made on the first request: creating a URLSession initialises libcurl and OpenSSL, which
@@ -21,6 +22,7 @@ public final class URLSessionTransport: Requestable {
   /// network (the embedded catalogue, the cache) should not pay.
   private let session = Mutex<URLSession?>(nil)
 
+  /// A transport refusing bodies over `maxBodySize` bytes.
   public init(maxBodySize: Int = URLSessionTransport.defaultMaxBodySize) {
     self.maxBodySize = maxBodySize
   }
@@ -48,6 +50,7 @@ public final class URLSessionTransport: Requestable {
     }
   }
 
+  /// Sends `request` and returns the whole response, or a ``GutendexError``.
   public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
     var urlRequest = URLRequest(url: request.url)
     urlRequest.httpMethod = request.method

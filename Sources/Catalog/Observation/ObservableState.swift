@@ -15,6 +15,7 @@ public final class ObservableState<Value: Sendable> {
   private var pending: [Value] = []
   private var isDelivering = false
 
+  /// A state holding `value`, with no observers yet.
   public init(_ value: Value) {
     self.value = value
   }

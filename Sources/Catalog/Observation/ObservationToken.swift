@@ -24,8 +24,10 @@ public final class ObservationToken: Sendable, Hashable {
     cancel()
   }
 
+  /// Tokens are equal only when they are the same subscription.
   public static func == (lhs: ObservationToken, rhs: ObservationToken) -> Bool { lhs === rhs }
 
+  /// Hashes the subscription's identity.
   public func hash(into hasher: inout Hasher) {
     hasher.combine(ObjectIdentifier(self))
   }

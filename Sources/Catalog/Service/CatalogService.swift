@@ -16,15 +16,23 @@ public final class CatalogService: Sendable {
     case localOnly
   }
 
+  /// The Gutendex client for the configured server.
   public let client: GutendexClient
+  /// The favourites database.
   public let favorites: FavoritesStore
+  /// The offline page cache, nil when it could not be opened.
   public let cache: PageCache?
+  /// The catalogue on this machine (the embedded snapshot), the last fallback.
   public let local: LocalCatalogue?
+  /// Whether the server may be asked at all.
   public let mode: Mode
+  /// The recent requests and where their answers came from.
   public let log: RequestLog
+  /// What is known of the network: online, offline since when, or simulated offline.
   public let network: NetworkMonitor
   let now: @Sendable () -> Date
 
+  /// A service over these stores and clients; it owns none of their files' lifetimes.
   public init(
     client: GutendexClient, favorites: FavoritesStore, cache: PageCache?,
     local: LocalCatalogue? = nil, mode: Mode = .automatic, log: RequestLog = RequestLog(),

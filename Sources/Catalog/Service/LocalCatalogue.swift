@@ -14,6 +14,7 @@ public final class LocalCatalogue: Sendable {
   private let makeTransport: @Sendable () throws -> any Requestable
   private let loaded = Mutex<GutendexClient?>(nil)
 
+  /// A local catalogue called `name`, whose transport `makeTransport` builds on first use.
   public init(
     name: String, hasSummaries: Bool,
     makeTransport: @escaping @Sendable () throws -> any Requestable

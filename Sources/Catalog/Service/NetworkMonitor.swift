@@ -5,6 +5,7 @@ import Synchronization
 public final class NetworkMonitor: Sendable {
   private let state: Mutex<NetworkState>
 
+  /// A monitor starting in `initial` (unknown by default).
   public init(_ initial: NetworkState = .unknown) {
     state = Mutex(initial)
   }

@@ -5,23 +5,30 @@ import Synchronization
 public final class RequestLog: Sendable {
   /// One request or lookup: what, how it ended, how long, and where the answer came from.
   public struct Entry: Sendable, Hashable {
+    /// Where an answer came from: the server, the page cache or the local catalogue.
     public enum Origin: String, Sendable, Hashable {
       case network, cache, local
     }
 
+    /// When the request started.
     public var date: Date
+    /// The URL asked for.
     public var url: String
     /// The HTTP status, when one arrived.
     public var status: Int?
     /// One line on the failure, if it failed.
     public var error: String?
+    /// How long it took, retries included.
     public var duration: Duration
+    /// Where the answer came from.
     public var origin: Origin
   }
 
+  /// How many entries are kept; older ones are dropped.
   public let capacity: Int
   private let entries = Mutex<[Entry]>([])
 
+  /// An empty log keeping at most `capacity` entries.
   public init(capacity: Int = 50) {
     self.capacity = max(1, capacity)
   }

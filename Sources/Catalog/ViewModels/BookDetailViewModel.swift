@@ -6,13 +6,17 @@ import Gutendex
 public final class BookDetailViewModel {
   /// Everything the details screen shows.
   public struct State: Sendable, Hashable {
+    /// The book shown, nil before the first load.
     public var book: Book?
+    /// Whether the book is a favourite.
     public var isFavorite: Bool
+    /// Whether a load is running, done (and from where) or failed.
     public var load: LoadState
     /// True when the book came from a catalogue without summaries (the embedded snapshot).
     public var summaryNeedsNetwork: Bool
   }
 
+  /// The catalogue the view model reads and writes through.
   public let service: CatalogService
   private let state: ObservableState<State>
 
@@ -35,6 +39,7 @@ public final class BookDetailViewModel {
     }
   }
 
+  /// The state now; ``observe(_:)`` hears of every change.
   public var current: State { state.value }
 
   /// Calls `observer` now and after every change; keep the token to keep observing.

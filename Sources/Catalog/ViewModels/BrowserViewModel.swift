@@ -12,8 +12,11 @@ import Synchronization
 public final class BrowserViewModel {
   /// One row: a book and whether it is a favourite.
   public struct Item: Sendable, Hashable, Identifiable {
+    /// The book on this row.
     public var book: Book
+    /// Whether the book is a favourite.
     public var isFavorite: Bool
+    /// The book's Project Gutenberg id.
     public var id: Int { book.id }
   }
 
@@ -21,10 +24,13 @@ public final class BrowserViewModel {
   public struct State: Sendable, Hashable {
     /// The query of the page on screen (its `page` is the current page number).
     public var query: BookQuery
+    /// The rows of the page shown.
     public var items: [Item]
     /// Books matching the query in all; nil before the first page arrives.
     public var totalCount: Int?
+    /// Whether a load is running, done (and from where) or failed.
     public var load: LoadState
+    /// What is known of the network.
     public var network: NetworkState
 
     /// The current page number.
@@ -33,6 +39,7 @@ public final class BrowserViewModel {
     public var pageCount: Int? { totalCount.map(BookQuery.pageCount(forResults:)) }
   }
 
+  /// The catalogue the view model reads and writes through.
   public let service: CatalogService
   private let state: ObservableState<State>
   /// How long a page must stay on screen before the next one is fetched in the background.
@@ -46,6 +53,7 @@ public final class BrowserViewModel {
   private var visitOrder: [String] = []
   private static let visitedLimit = 16
 
+  /// A browser over `service`; the prefetch delay and sleep are injectable for tests.
   public init(
     service: CatalogService, query: BookQuery = BookQuery(), prefetchDelay: Duration = .zero,
     prefetchEnabled: Bool = true,

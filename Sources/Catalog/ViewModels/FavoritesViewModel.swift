@@ -11,12 +11,15 @@ public final class FavoritesViewModel {
   public struct State: Sendable, Hashable {
     /// The favourites on the current page of the list.
     public var favorites: [Favorite]
+    /// The order the favourites are listed in.
     public var order: FavoriteOrder
     /// All favourites, not just this page.
     public var count: Int
     /// The 1-based page of the list.
     public var page: Int
+    /// When the favourites were last refreshed from the server.
     public var lastRefreshed: Date?
+    /// Whether a load is running, done or failed.
     public var load: LoadState
     /// The outcome of the last action in words ("Removed 2 favourites."), if any.
     public var notice: String?
@@ -31,9 +34,11 @@ public final class FavoritesViewModel {
   /// show 32 would waste the user's time).
   public nonisolated static let pageSize = BookQuery.pageSize
 
+  /// The catalogue the view model reads and writes through.
   public let service: CatalogService
   private let state: ObservableState<State>
 
+  /// A favourites view model over `service`, listing in `order`.
   public init(service: CatalogService, order: FavoriteOrder = .newest) {
     self.service = service
     state = ObservableState(
@@ -42,6 +47,7 @@ public final class FavoritesViewModel {
         notice: nil))
   }
 
+  /// The state now; ``observe(_:)`` hears of every change.
   public var current: State { state.value }
 
   /// Calls `observer` now and after every change; keep the token to keep observing.

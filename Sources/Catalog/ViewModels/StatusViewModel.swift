@@ -6,23 +6,35 @@ import Gutendex
 public final class StatusViewModel {
   /// Everything the status screen shows.
   public struct State: Sendable, Hashable {
+    /// The configured Gutendex server.
     public var server: URL
+    /// Whether the server may be used, or only the local catalogue.
     public var mode: CatalogService.Mode
     /// Whether the server answered the last check; nil before any check.
     public var serverAnswers: Bool?
+    /// When the server was last checked, nil before the first check.
     public var checkedAt: Date?
+    /// What is known of the network.
     public var network: NetworkState
+    /// The local catalogue's name, nil when there is none.
     public var localCatalogue: String?
+    /// How many favourites are stored, nil when the store could not be read.
     public var favoritesCount: Int?
+    /// When the favourites were last refreshed from the server.
     public var favoritesRefreshed: Date?
+    /// The page cache's size and age, nil without a cache.
     public var cache: CacheInfo?
+    /// The most recent requests, newest first.
     public var requests: [RequestLog.Entry]
+    /// Whether a check is running, done or failed.
     public var load: LoadState
   }
 
+  /// The catalogue the view model reports on.
   public let service: CatalogService
   private let state: ObservableState<State>
 
+  /// A status view model over `service`; nothing is read until ``refresh(probe:)``.
   public init(service: CatalogService) {
     self.service = service
     state = ObservableState(
@@ -32,6 +44,7 @@ public final class StatusViewModel {
         favoritesCount: nil, favoritesRefreshed: nil, cache: nil, requests: [], load: .idle))
   }
 
+  /// The state now; ``observe(_:)`` hears of every change.
   public var current: State { state.value }
 
   /// Calls `observer` now and after every change; keep the token to keep observing.

@@ -18,12 +18,16 @@ public struct AppOptions: Sendable {
   public var offline: Bool
   /// `--source`, else `GUTENBERG_SOURCE`.
   public var source: Source?
+  /// When to colour the output.
   public var color: ColorPolicy.Mode
+  /// Whether to log each request on standard error.
   public var verbose: Bool
   /// `--timeout` in seconds, else `GUTENBERG_TIMEOUT`, else 15.
   public var timeout: Double?
+  /// The environment the options fall back on (`GUTENDEX_URL`, `NO_COLOR`, ...).
   public var environment: [String: String]
 
+  /// Options as given on the command line; nil means "not given".
   public init(
     server: String? = nil, dataDirectory: String? = nil, offline: Bool = false,
     source: Source? = nil, color: ColorPolicy.Mode = .auto, verbose: Bool = false,

@@ -9,7 +9,9 @@ import GutendexEngine
 /// ``output`` and returns the exit status, with failures as one clear line on standard error.
 @MainActor
 public final class GutenbergApp {
+  /// The catalogue every command goes through.
   public let service: CatalogService
+  /// Where results and errors are printed.
   public let output: TerminalOutput
   /// Downloaded books and reading positions (in the favourites database).
   public let library: Library
@@ -119,7 +121,10 @@ public final class GutenbergApp {
 
 /// Why the app could not start: one line for standard error and an exit status.
 public struct AppStartError: Error, Sendable, CustomStringConvertible {
+  /// The one line printed after `error:`.
   public var message: String
+  /// The exit code to end with.
   public var status: ExitStatus
+  /// The message, for printing.
   public var description: String { message }
 }

@@ -10,12 +10,15 @@ public protocol LineSource: Sendable {
 
 /// Standard input. Invalid UTF-8 is repaired (U+FFFD), never fatal.
 public struct StandardInput: LineSource {
+  /// Whether standard input is a terminal (then a prompt is shown).
   public let isInteractive: Bool
 
+  /// Lines from this process's standard input.
   public init() {
     isInteractive = isatty(STDIN_FILENO) == 1
   }
 
+  /// The next line without its newline, nil at the end of input.
   public func readLine() -> String? {
     Swift.readLine(strippingNewline: true)
   }

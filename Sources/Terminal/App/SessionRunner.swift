@@ -10,12 +10,14 @@ public final class SessionRunner {
   /// How long a command runs before the progress line appears.
   public var progressDelay: Duration = .milliseconds(200)
 
+  /// A runner feeding `input`'s lines to `session`.
   public init(session: InteractiveSession, output: TerminalOutput, input: any LineSource) {
     self.session = session
     self.output = output
     self.input = input
   }
 
+  /// Reads and runs lines until `q` or the end of input; returns the exit status.
   public func run() async -> ExitStatus {
     let output = self.output
     let interactive = input.isInteractive

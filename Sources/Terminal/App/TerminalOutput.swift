@@ -17,6 +17,7 @@ public final class TerminalOutput: Sendable {
   private let writeErr: @Sendable (String) -> Void
   private let progressShown = Mutex(false)
 
+  /// An output over these streams and terminal facts (injectable for tests).
   public init(
     isTerminal: Bool, errorIsTerminal: Bool, style: Style, width: Int,
     writeOut: @escaping @Sendable (String) -> Void, writeErr: @escaping @Sendable (String) -> Void

@@ -11,12 +11,19 @@ public final class InteractiveSession {
     case browse, details, links, favorites, status, help
   }
 
+  /// The catalogue every view model of the session shares.
   public let service: CatalogService
+  /// The book list.
   public let browser: BrowserViewModel
+  /// The favourites screen.
   public let favorites: FavoritesViewModel
+  /// The status screen.
   public let status: StatusViewModel
+  /// The details screen's view model, while a book is open.
   public private(set) var detail: BookDetailViewModel?
+  /// The book whose links are shown, on the links screen.
   public private(set) var linksBook: Book?
+  /// The screen the user is on.
   public private(set) var screen: Screen = .browse
   let output: TerminalOutput
   /// Download and read, when the app provides them.
@@ -24,6 +31,7 @@ public final class InteractiveSession {
   let parser = PromptParser()
   let now: @Sendable () -> Date
 
+  /// A session over `service`, drawing on `output`, starting on the first page of `query`.
   public init(
     service: CatalogService, output: TerminalOutput, query: BookQuery = BookQuery(),
     prefetch: Bool = true, now: @escaping @Sendable () -> Date = { Date() }

@@ -10,15 +10,19 @@ public struct PromptParser: Sendable {
 
   /// Why a line was not understood: one sentence for the user.
   public struct Failure: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What was wrong with the line.
     public var message: String
+    /// The message, for printing.
     public var description: String { message }
   }
 
   /// Rows and pages above this are refused before they reach anything else.
   public static let maxNumber = 1_000_000
 
+  /// A parser.
   public init() {}
 
+  /// The command a prompt line stands for on the screen `context`, or why it stands for none.
   public func parse(_ line: String, context: Context = .browse) throws(Failure) -> PromptCommand {
     let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
     if trimmed.isEmpty { return context == .browse ? .next : .back }
