@@ -19,6 +19,8 @@ public enum CatalogError: Error, Sendable, Hashable {
   case cancelled
   /// The catalogue on this machine (the embedded snapshot) cannot be opened.
   case localCatalogueUnavailable(String)
+  /// The page cache could not be opened when the program started (the reason, when known).
+  case cacheUnavailable(String?)
   /// A failure of a kind no other case names (a bug or a broken installation, not bad input).
   case unexpected(String)
 }
@@ -43,6 +45,8 @@ extension CatalogError: CustomStringConvertible, LocalizedError {
     case .cancelled: "cancelled"
     case .localCatalogueUnavailable(let message): message
     case .unexpected(let message): message
+    case .cacheUnavailable(let reason):
+      "the page cache is unavailable" + (reason.map { ": \($0)" } ?? "")
     }
   }
 

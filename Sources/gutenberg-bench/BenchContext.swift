@@ -29,11 +29,18 @@ struct BenchContext: Sendable {
 
   /// A catalogue service as the `gutenberg` app builds it, talking HTTP to the loopback server.
   func service(dataDirectory: URL) throws -> CatalogService {
-    let location = StoreLocation(
+    try CatalogService(client: client(), location: location(dataDirectory))
+  }
+
+  /// A client for the loopback server, as the app builds it.
+  func client() -> GutendexClient {
+    GutendexClient(server: url, transport: URLSessionTransport())
+  }
+
+  /// The store files under `dataDirectory`, as the app lays them out.
+  func location(_ dataDirectory: URL) -> StoreLocation {
+    StoreLocation(
       dataDirectory: dataDirectory,
       cacheDirectory: dataDirectory.appendingPathComponent("cache", isDirectory: true))
-    return CatalogService(
-      client: GutendexClient(server: url, transport: URLSessionTransport()),
-      favorites: try FavoritesStore(location: location), cache: try PageCache(location: location))
   }
 }

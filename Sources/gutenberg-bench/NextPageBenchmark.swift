@@ -28,7 +28,7 @@ enum NextPageBenchmark {
       let service = try context.service(dataDirectory: directory)
       // The bare round trip of the same request, without view model or rendering.
       roundTrip.append(
-        try await Stopwatch.time { _ = try await service.client.page(BookQuery()) })
+        try await Stopwatch.time { _ = try await context.client().page(BookQuery()) })
       let sink = OutputSink()
       let session = InteractiveSession(service: service, output: sink.output, prefetch: false)
       first.append(await Stopwatch.time { await session.start() })

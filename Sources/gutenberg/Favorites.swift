@@ -23,7 +23,7 @@ struct Favorites: GlobalOptionsCommand {
     func run() async throws {
       let order = order
       let format: GutenbergApp.ListFormat = json ? .json : .automatic
-      try await global.run { $0.favoritesList(order: order, format: format) }
+      try await global.run { await $0.favoritesList(order: order, format: format) }
     }
   }
 
@@ -57,7 +57,7 @@ struct Favorites: GlobalOptionsCommand {
 
     func run() async throws {
       let ids = ids
-      try await global.run { $0.favoritesRemove(ids: ids) }
+      try await global.run { await $0.favoritesRemove(ids: ids) }
     }
   }
 
@@ -69,7 +69,7 @@ struct Favorites: GlobalOptionsCommand {
 
     func run() async throws {
       let path = output
-      try await global.run { $0.favoritesExport(to: path) }
+      try await global.run { await $0.favoritesExport(to: path) }
     }
   }
 
@@ -81,7 +81,7 @@ struct Favorites: GlobalOptionsCommand {
 
     func run() async throws {
       let file = file
-      try await global.run { $0.favoritesImport(from: file) }
+      try await global.run { await $0.favoritesImport(from: file) }
     }
   }
 
@@ -111,7 +111,7 @@ struct Cache: GlobalOptionsCommand {
 
     func run() async throws {
       let format: GutenbergApp.ListFormat = json ? .json : .automatic
-      try await global.run { $0.cacheInfo(format: format) }
+      try await global.run { await $0.cacheInfo(format: format) }
     }
   }
 
@@ -120,7 +120,7 @@ struct Cache: GlobalOptionsCommand {
     @OptionGroup(title: GlobalOptions.title) var global: GlobalOptions
 
     func run() async throws {
-      try await global.run { $0.cacheClear() }
+      try await global.run { await $0.cacheClear() }
     }
   }
 }

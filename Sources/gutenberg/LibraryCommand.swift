@@ -17,7 +17,7 @@ struct LibraryCommand: GlobalOptionsCommand {
 
     func run() async throws {
       let format: GutenbergApp.ListFormat = json ? .json : .automatic
-      try await global.run { $0.libraryList(format: format) }
+      try await global.run { await $0.libraryList(format: format) }
     }
   }
 
@@ -33,7 +33,7 @@ struct LibraryCommand: GlobalOptionsCommand {
 
     func run() async throws {
       let ids = ids
-      try await global.run { $0.libraryRemove(ids: ids) }
+      try await global.run { await $0.libraryRemove(ids: ids) }
     }
   }
 }

@@ -108,35 +108,35 @@ struct BookDetailViewModelTests {
     let harness = try CatalogHarness()
     let model = BookDetailViewModel(service: harness.service)
     await model.load(id: 1342)
-    model.toggleFavorite()
+    await model.toggleFavorite()
     #expect(model.current.isFavorite)
     let other = try harness.reopenFavorites()
     #expect(try other.favorite(id: 1342)?.book.title == "Pride and Prejudice")
-    model.toggleFavorite()
+    await model.toggleFavorite()
     #expect(model.current.isFavorite == false)
     #expect(try other.isFavorite(1342) == false)
     #expect(model.current.load == .loaded(.network))
   }
 
-  @Test func toggleWithNoBookShownIsAnError() throws {
+  @Test func toggleWithNoBookShownIsAnError() async throws {
     let harness = try CatalogHarness()
     let model = BookDetailViewModel(service: harness.service)
-    model.toggleFavorite()
+    await model.toggleFavorite()
     #expect(model.current.load == .failed(.invalidInput("no book is shown")))
     #expect(try harness.favorites.count() == 0)
   }
 
-  @Test func startingFromARowShowsItsFlagsWithoutARequest() throws {
+  @Test func startingFromARowShowsItsFlagsWithoutARequest() async throws {
     let harness = try CatalogHarness(localBooks: local)
     _ = try harness.favorites.add(local[1])
-    let model = BookDetailViewModel(
+    let model = await BookDetailViewModel(
       service: harness.service, book: local[1],
       source: .offline(.local(name: CatalogHarness.localName), reason: "simulated offline"))
     #expect(model.current.isFavorite)
     #expect(model.current.summaryNeedsNetwork)
     #expect(model.current.book == local[1])
     let live = try #require(try CatalogFixtures.books("e4-2025-page1").first)
-    let liveModel = BookDetailViewModel(
+    let liveModel = await BookDetailViewModel(
       service: harness.service, book: live, source: .loaded(.network))
     #expect(liveModel.current.isFavorite == false)
     #expect(liveModel.current.summaryNeedsNetwork == false)

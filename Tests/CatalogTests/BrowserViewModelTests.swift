@@ -353,24 +353,24 @@ struct BrowserFavoritesTests {
     await model.load()
   }
 
-  @Test func togglingRowsIsDurableAndShowsOnTheRows() throws {
+  @Test func togglingRowsIsDurableAndShowsOnTheRows() async throws {
     let items = model.current.items
-    model.toggleFavorites(rows: [1, 3])
+    await model.toggleFavorites(rows: [1, 3])
     #expect(model.current.items.map(\.isFavorite).prefix(4) == [true, false, true, false])
     #expect(model.current.load == .loaded(.network))
     let other = try harness.reopenFavorites()
     #expect(try other.favoriteIDs(among: items.map(\.id)) == [items[0].id, items[2].id])
     #expect(try other.favorite(id: items[2].id)?.book == items[2].book)
 
-    model.toggleFavorites(rows: [1])
+    await model.toggleFavorites(rows: [1])
     #expect(model.current.items[0].isFavorite == false)
     #expect(try other.favoriteIDs(among: items.map(\.id)) == [items[2].id])
   }
 
   @Test(arguments: [[2, 33], [0], [-1, 2], [33, 34]])
-  func anOutOfRangeRowTogglesNothing(rows: [Int]) throws {
+  func anOutOfRangeRowTogglesNothing(rows: [Int]) async throws {
     let items = model.current.items
-    model.toggleFavorites(rows: rows)
+    await model.toggleFavorites(rows: rows)
     let bad = try #require(rows.first { !(1...32).contains($0) })
     #expect(model.current.load == .failed(.noSuchRow(row: bad, rowCount: 32)))
     #expect(model.current.items == items)
@@ -379,8 +379,8 @@ struct BrowserFavoritesTests {
     #expect(model.current.load == .loaded(.network))
   }
 
-  @Test func noRowsIsAnError() throws {
-    model.toggleFavorites(rows: [])
+  @Test func noRowsIsAnError() async throws {
+    await model.toggleFavorites(rows: [])
     guard case .failed(.invalidInput) = model.current.load else {
       Issue.record("expected invalid input, got \(model.current.load)")
       return
@@ -388,32 +388,32 @@ struct BrowserFavoritesTests {
     #expect(try harness.favorites.count() == 0)
   }
 
-  @Test func aRowGivenTwiceIsToggledOnce() throws {
-    model.toggleFavorites(rows: [2, 5, 2])
+  @Test func aRowGivenTwiceIsToggledOnce() async throws {
+    await model.toggleFavorites(rows: [2, 5, 2])
     #expect(model.current.items[1].isFavorite)
     #expect(model.current.items[4].isFavorite)
     #expect(try harness.favorites.count() == 2)
   }
 
-  @Test func aSuccessfulToggleClearsAnEarlierError() {
-    model.toggleFavorites(rows: [99])
+  @Test func aSuccessfulToggleClearsAnEarlierError() async {
+    await model.toggleFavorites(rows: [99])
     #expect(model.current.load.error != nil)
-    model.toggleFavorites(rows: [1])
+    await model.toggleFavorites(rows: [1])
     #expect(model.current.load == .loaded(.network))
     #expect(model.current.items[0].isFavorite)
   }
 
-  @Test func flagsFollowChangesMadeElsewhere() throws {
+  @Test func flagsFollowChangesMadeElsewhere() async throws {
     let book = model.current.items[4].book
     _ = try harness.reopenFavorites().add(book)
     #expect(model.current.items[4].isFavorite == false)
-    model.reloadFavoriteFlags()
+    await model.reloadFavoriteFlags()
     #expect(model.current.items[4].isFavorite)
   }
 
-  @Test func rowsOnAnEmptyScreenAreNoSuchRow() throws {
+  @Test func rowsOnAnEmptyScreenAreNoSuchRow() async throws {
     let empty = BrowserViewModel(service: harness.service, prefetchEnabled: false)
-    empty.toggleFavorites(rows: [1])
+    await empty.toggleFavorites(rows: [1])
     #expect(empty.current.load == .failed(.noSuchRow(row: 1, rowCount: 0)))
     #expect(try harness.favorites.count() == 0)
   }

@@ -22,12 +22,12 @@ struct FavoritesViewModelTests {
     }
   }
 
-  @Test func reloadShowsTheFavouritesNewestFirst() throws {
+  @Test func reloadShowsTheFavouritesNewestFirst() async throws {
     try add(Array(books.prefix(3)))
     let model = FavoritesViewModel(service: harness.service)
     #expect(model.current.favorites.isEmpty)
     #expect(model.current.load == .idle)
-    model.reload()
+    await model.reload()
     #expect(model.current.favorites.map(\.id) == books.prefix(3).reversed().map(\.id))
     #expect(model.current.count == 3)
     #expect(model.current.page == 1)
@@ -37,7 +37,7 @@ struct FavoritesViewModelTests {
     #expect(model.current.favorites.last?.addedAt == CatalogFixtures.date(0))
   }
 
-  @Test func theOrderCanBeByTitleOrAuthor() throws {
+  @Test func theOrderCanBeByTitleOrAuthor() async throws {
     let picked = [
       Book(id: 1, title: "Zebra Tales", authors: [Person(name: "Adams, Ann")]),
       Book(id: 2, title: "apple pie", authors: [Person(name: "Young, Yves")]),
@@ -45,44 +45,44 @@ struct FavoritesViewModelTests {
     ]
     try add(picked)
     let model = FavoritesViewModel(service: harness.service, order: .title)
-    model.reload()
+    await model.reload()
     #expect(model.current.favorites.map(\.id) == [2, 3, 1])
-    model.setOrder(.author)
+    await model.setOrder(.author)
     #expect(model.current.order == .author)
     #expect(model.current.favorites.map(\.id) == [1, 3, 2])
-    model.setOrder(.newest)
+    await model.setOrder(.newest)
     #expect(model.current.favorites.map(\.id) == [3, 2, 1])
   }
 
-  @Test func fortyFavouritesMakeTwoPages() throws {
+  @Test func fortyFavouritesMakeTwoPages() async throws {
     try add(Array(books.prefix(40)))
     let model = FavoritesViewModel(service: harness.service)
-    model.reload()
+    await model.reload()
     #expect(model.current.count == 40)
     #expect(model.current.pageCount == 2)
     #expect(model.current.favorites.count == 32)
     #expect(model.current.favorites.first?.id == books[39].id)
-    model.goTo(page: 2)
+    await model.goTo(page: 2)
     #expect(model.current.page == 2)
     #expect(model.current.favorites.map(\.id) == books.prefix(8).reversed().map(\.id))
 
     let shown = model.current.favorites
-    model.goTo(page: 3)
+    await model.goTo(page: 3)
     #expect(model.current.load == .failed(.pageOutOfRange(page: 3, pageCount: 2)))
     #expect(model.current.favorites == shown)
-    model.goTo(page: 0)
+    await model.goTo(page: 0)
     #expect(model.current.load == .failed(.pageOutOfRange(page: 0, pageCount: 2)))
 
-    model.setOrder(.title)
+    await model.setOrder(.title)
     #expect(model.current.page == 1, "a new order starts on the first page")
   }
 
-  @Test func removingRowsRemovesThoseBooksDurably() throws {
+  @Test func removingRowsRemovesThoseBooksDurably() async throws {
     try add(Array(books.prefix(5)))
     let model = FavoritesViewModel(service: harness.service)
-    model.reload()
+    await model.reload()
     let shown = model.current.favorites
-    model.remove(rows: [1, 3, 1])
+    await model.remove(rows: [1, 3, 1])
     #expect(model.current.notice == "Removed 2 favourites.")
     #expect(model.current.count == 3)
     #expect(model.current.favorites.map(\.id) == [shown[1].id, shown[3].id, shown[4].id])
@@ -91,17 +91,17 @@ struct FavoritesViewModelTests {
     #expect(try other.isFavorite(shown[2].id) == false)
     #expect(try other.count() == 3)
 
-    model.remove(rows: [2])
+    await model.remove(rows: [2])
     #expect(model.current.notice == "Removed 1 favourite.")
   }
 
   @Test(arguments: [[0], [4], [1, 9], [-2]])
-  func aBadRowRemovesNothing(rows: [Int]) throws {
+  func aBadRowRemovesNothing(rows: [Int]) async throws {
     try add(Array(books.prefix(3)))
     let model = FavoritesViewModel(service: harness.service)
-    model.reload()
+    await model.reload()
     let shown = model.current.favorites
-    model.remove(rows: rows)
+    await model.remove(rows: rows)
     let bad = try #require(rows.first { !(1...3).contains($0) })
     #expect(model.current.load == .failed(.noSuchRow(row: bad, rowCount: 3)))
     #expect(model.current.favorites == shown)
@@ -109,11 +109,11 @@ struct FavoritesViewModelTests {
     #expect(model.current.notice == nil)
   }
 
-  @Test func noRowsIsAnError() throws {
+  @Test func noRowsIsAnError() async throws {
     try add(Array(books.prefix(2)))
     let model = FavoritesViewModel(service: harness.service)
-    model.reload()
-    model.remove(rows: [])
+    await model.reload()
+    await model.remove(rows: [])
     guard case .failed(.invalidInput) = model.current.load else {
       Issue.record("expected invalid input, got \(model.current.load)")
       return
@@ -121,32 +121,32 @@ struct FavoritesViewModelTests {
     #expect(try harness.favorites.count() == 2)
   }
 
-  @Test func removingTheLastOneOnTheLastPageGoesBackAPage() throws {
+  @Test func removingTheLastOneOnTheLastPageGoesBackAPage() async throws {
     try add(Array(books.prefix(33)))
     let model = FavoritesViewModel(service: harness.service)
-    model.reload()
-    model.goTo(page: 2)
+    await model.reload()
+    await model.goTo(page: 2)
     #expect(model.current.favorites.count == 1)
-    model.remove(rows: [1])
+    await model.remove(rows: [1])
     #expect(model.current.page == 1)
     #expect(model.current.pageCount == 1)
     #expect(model.current.favorites.count == 32)
   }
 
-  @Test func exportWritesAFileThatImportsIntoAnotherStore() throws {
+  @Test func exportWritesAFileThatImportsIntoAnotherStore() async throws {
     try add(Array(books.prefix(3)))
     let model = FavoritesViewModel(service: harness.service)
     let file = harness.directory.appendingPathComponent("export/favourites.json")
     try FileManager.default.createDirectory(
       at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-    try model.export(to: file)
+    try await model.export(to: file)
     #expect(model.current.notice == "Exported 3 favourites to \(file.path).")
     let data = try Data(contentsOf: file)
-    #expect(try model.exportDocument().count > 0)
+    #expect(try await model.exportDocument().count > 0)
 
     let elsewhere = try CatalogHarness()
     let importer = FavoritesViewModel(service: elsewhere.service)
-    let summary = try importer.importDocument(data, source: file.path)
+    let summary = try await importer.importDocument(data, source: file.path)
     #expect(summary == ImportSummary(added: 3))
     #expect(
       importer.current.notice == "Imported from \(file.path): 3 added, 0 updated, 0 unchanged.")
@@ -155,7 +155,7 @@ struct FavoritesViewModelTests {
     #expect(
       importer.current.favorites.first { $0.id == books[0].id }?.addedAt == CatalogFixtures.date(0))
 
-    let again = try importer.importDocument(data, source: "again")
+    let again = try await importer.importDocument(data, source: "again")
     #expect(again == ImportSummary(unchanged: 3))
     #expect(importer.current.count == 3)
   }
@@ -163,9 +163,10 @@ struct FavoritesViewModelTests {
   @Test func aBadImportChangesNothingAndSaysWhy() async throws {
     try add(Array(books.prefix(2)))
     let model = FavoritesViewModel(service: harness.service)
-    model.reload()
+    await model.reload()
     let error = await catalogError {
-      try model.importDocument(Data(#"[{"id": 1}, {"title": "no id"}]"#.utf8), source: "bad.json")
+      try await model.importDocument(
+        Data(#"[{"id": 1}, {"title": "no id"}]"#.utf8), source: "bad.json")
     }
     guard case .store(let storeError) = error else {
       Issue.record("expected a store error, got \(String(describing: error))")
@@ -180,7 +181,7 @@ struct FavoritesViewModelTests {
     try add(Array(books.prefix(1)))
     let model = FavoritesViewModel(service: harness.service)
     let file = harness.directory.appendingPathComponent("no-such-dir/deeper/favourites.json")
-    let error = await catalogError { try model.export(to: file) }
+    let error = await catalogError { try await model.export(to: file) }
     guard case .store = error else {
       Issue.record("expected a store error, got \(String(describing: error))")
       return
@@ -193,7 +194,7 @@ struct FavoritesViewModelTests {
     let kept = Book(id: 777_777, title: "Withdrawn Book")
     try add(Array(books.prefix(2)) + [kept])
     let model = FavoritesViewModel(service: harness.service)
-    model.reload()
+    await model.reload()
     let seen = Delivered<LoadState>()
     let token = model.observe { seen.append($0.load) }
     await model.refresh()
@@ -210,7 +211,7 @@ struct FavoritesViewModelTests {
   @Test func aFailedRefreshKeepsTheListAndSaysWhy() async throws {
     try add(Array(books.prefix(3)))
     let model = FavoritesViewModel(service: harness.service)
-    model.reload()
+    await model.reload()
     let before = model.current.favorites
     harness.server.fail(with: .unreachable)
     await model.refresh()

@@ -67,12 +67,12 @@ struct OneShotOutputTests {
     Self.expectNoHints(capture.out, "show 84")
   }
 
-  @Test func emptyFavoritesSayHowToAddOneFromTheShell() throws {
+  @Test func emptyFavoritesSayHowToAddOneFromTheShell() async throws {
     let capture = Capture()
     let (app, directory) = try Self.app(capture)
     defer { try? FileManager.default.removeItem(at: directory) }
 
-    #expect(app.favoritesList(order: .newest, format: .automatic) == .ok)
+    #expect(await app.favoritesList(order: .newest, format: .automatic) == .ok)
 
     #expect(capture.out.contains("Favourites · 0 books"), "\(capture.out)")
     #expect(capture.out.contains("gutenberg favorites add ID"), "\(capture.out)")
@@ -85,7 +85,7 @@ struct OneShotOutputTests {
     defer { try? FileManager.default.removeItem(at: directory) }
 
     #expect(await app.list(query: .init(), all: false, format: .automatic) == .ok)
-    #expect(app.cacheInfo(format: .automatic) == .ok)
+    #expect(await app.cacheInfo(format: .automatic) == .ok)
 
     #expect(capture.out.contains("page 1 of"), "\(capture.out)")
     #expect(capture.out.contains("cache: 0 pages"), "\(capture.out)")
@@ -108,7 +108,7 @@ struct OneShotOutputTests {
     private let remaining: Mutex<[String]>
     let isInteractive = false
     init(_ lines: [String]) { remaining = Mutex(lines) }
-    func readLine() -> String? {
+    func nextLine() async -> String? {
       remaining.withLock { $0.isEmpty ? nil : $0.removeFirst() }
     }
   }

@@ -1,12 +1,17 @@
 import Foundation
 import Gutendex
 
-/// The offline-first source of truth behind every view model.
+/// The offline-first source of truth behind every view model, and the one door to the data.
 ///
 /// Pages come from the server when it answers; every page that arrives is upserted into the
 /// local page cache. When the server cannot be used (down, unreachable, timed out, simulated
 /// offline) the cached copy stands in, then the local catalogue, and the answer says so.
 /// Favourites live only in the local store, so they work with no network at all.
+///
+/// Everything the front may do is an intent here (a page, a book, toggle a favourite, export,
+/// refresh, cache info, ...); the stores and the client behind them are internal. Store work runs
+/// off the caller's actor (``StoreWork``), so the main actor never waits on SQLite, and a
+/// cancelled caller stops a wait for another process's lock.
 public final class CatalogService: Sendable {
   /// Whether the server is asked at all.
   public enum Mode: String, Sendable, Hashable {
@@ -17,26 +22,30 @@ public final class CatalogService: Sendable {
   }
 
   /// The Gutendex client for the configured server.
-  public let client: GutendexClient
+  let client: GutendexClient
   /// The favourites database.
-  public let favorites: FavoritesStore
+  let favorites: FavoritesStore
   /// The offline page cache, nil when it could not be opened.
-  public let cache: PageCache?
+  let cache: PageCache?
+  /// Downloaded books and reading positions, in the favourites database.
+  let library: Library
   /// The catalogue on this machine (the embedded snapshot), the last fallback.
-  public let local: LocalCatalogue?
+  let local: LocalCatalogue?
   /// Whether the server may be asked at all.
   public let mode: Mode
   /// The recent requests and where their answers came from.
-  public let log: RequestLog
+  let log: RequestLog
   /// What is known of the network: online, offline since when, or simulated offline.
-  public let network: NetworkMonitor
+  let network: NetworkMonitor
+  /// Why the page cache could not be opened, nil when it is open or was not asked for.
+  public let cacheProblem: StoreError?
   let now: @Sendable () -> Date
 
   /// A service over these stores and clients; it owns none of their files' lifetimes.
   public init(
     client: GutendexClient, favorites: FavoritesStore, cache: PageCache?,
     local: LocalCatalogue? = nil, mode: Mode = .automatic, log: RequestLog = RequestLog(),
-    now: @escaping @Sendable () -> Date = { Date() }
+    cacheProblem: StoreError? = nil, now: @escaping @Sendable () -> Date = { Date() }
   ) {
     var client = client
     let previous = client.observer
@@ -50,15 +59,64 @@ public final class CatalogService: Sendable {
     self.client = client
     self.favorites = favorites
     self.cache = cache
+    self.library = Library(favorites: favorites)
     self.local = local
     self.mode = mode
     self.log = log
     self.network = NetworkMonitor(mode == .localOnly ? .localOnly : .unknown)
+    self.cacheProblem = cacheProblem
     self.now = now
+  }
+
+  /// Opens the stores at `location`: the favourites database must open (or this throws); the
+  /// page cache is disposable, so when it cannot open the service browses without it and
+  /// ``cacheProblem`` says why.
+  public convenience init(
+    client: GutendexClient, location: StoreLocation, local: LocalCatalogue? = nil,
+    mode: Mode = .automatic
+  ) throws(CatalogError) {
+    let favorites: FavoritesStore
+    do {
+      favorites = try FavoritesStore(location: location)
+    } catch {
+      throw .store(error)
+    }
+    var cache: PageCache?
+    var problem: StoreError?
+    do {
+      cache = try PageCache(location: location)
+    } catch {
+      problem = error
+    }
+    self.init(
+      client: client, favorites: favorites, cache: cache, local: local, mode: mode,
+      cacheProblem: problem)
   }
 
   /// The server this service talks to.
   public var server: URL { client.server }
+
+  /// How long one request to the server may take.
+  public var requestTimeout: Duration { client.timeout }
+
+  /// What is known of the network now.
+  public var networkState: NetworkState { network.current }
+
+  /// The local catalogue's name ("embedded catalogue of 2025-08"), nil when there is none.
+  public var localCatalogueName: String? { local?.name }
+
+  /// Whether the local catalogue lacks summaries, so a book from it may need the network.
+  public var localCatalogueLacksSummaries: Bool { local.map { !$0.hasSummaries } ?? false }
+
+  /// Switches the "simulate offline" mode on or off; nothing is sent to the server while on.
+  public func simulateOffline(_ on: Bool) {
+    network.simulateOffline(on)
+  }
+
+  /// The most recent requests, newest first.
+  public func recentRequests(_ limit: Int = 10) -> [RequestLog.Entry] {
+    log.recent(limit)
+  }
 
   /// One page for `query`: live when possible, else cached, else from the local catalogue.
   public func page(_ query: BookQuery) async throws(CatalogError) -> LoadedPage {
@@ -72,10 +130,16 @@ public final class CatalogService: Sendable {
       let page = try await client.page(query)
       network.markOnline()
       // A cache that cannot be written must not stop browsing; the request log shows it.
-      do {
-        try cache?.store(page, for: query, fetchedAt: now())
-      } catch {
-        record(url: "cache", origin: .cache, error: error.description)
+      if let cache {
+        let fetchedAt = now()
+        do {
+          try await StoreWork.run { () throws(StoreError) in
+            try cache.store(page, for: query, fetchedAt: fetchedAt)
+          }
+        } catch {
+          // Cancelled after the page arrived: the page is still good to show.
+          if error != .cancelled { record(url: "cache", origin: .cache, error: error.description) }
+        }
       }
       return LoadedPage(query: query, page: page, source: .network)
     } catch {
@@ -127,11 +191,9 @@ public final class CatalogService: Sendable {
   /// Books the server no longer returns are kept and marked missing. Nothing is written unless
   /// every batch arrives, so a failure part-way leaves the favourites as they were.
   public func refreshFavorites() async throws(CatalogError) -> (updated: Int, missing: Int) {
-    let ids: [Int]
-    do {
-      ids = try favorites.favorites(order: .newest).map(\.id).sorted()
-    } catch {
-      throw .store(error)
+    let favorites = self.favorites
+    let ids = try await StoreWork.run { () throws(StoreError) in
+      try favorites.favorites(order: .newest).map(\.id).sorted()
     }
     guard mode != .localOnly, network.current != .simulatedOffline else {
       throw .notAvailableOffline("a refresh from the server")
@@ -155,10 +217,9 @@ public final class CatalogService: Sendable {
     }
     // With no favourites nothing was sent, so nothing is known about the server.
     if !ids.isEmpty { network.markOnline() }
-    do {
-      try favorites.applyRefresh(books: books, missingIDs: missing, at: now())
-    } catch {
-      throw .store(error)
+    let refreshedAt = now()
+    try await StoreWork.run { [books, missing] () throws(StoreError) in
+      try favorites.applyRefresh(books: books, missingIDs: missing, at: refreshedAt)
     }
     return (books.count, missing.count)
   }
@@ -166,12 +227,17 @@ public final class CatalogService: Sendable {
   func fallbackPage(_ query: BookQuery, reason: String, error: GutendexError?)
     async throws(CatalogError) -> LoadedPage
   {
-    let cached: CachedPage?
-    do {
-      cached = try cache?.page(for: query, now: now())
-    } catch {
-      record(url: "cache", origin: .cache, error: error.description)
-      cached = nil
+    var cached: CachedPage?
+    if let cache {
+      let date = now()
+      do {
+        cached = try await StoreWork.run { () throws(StoreError) in
+          try cache.page(for: query, now: date)
+        }
+      } catch {
+        if error == .cancelled { throw .cancelled }
+        record(url: "cache", origin: .cache, error: error.description)
+      }
     }
     if let cached {
       record(url: "cache: \(query.encoded)", origin: .cache, error: nil)
@@ -211,12 +277,10 @@ public final class CatalogService: Sendable {
   func fallbackBook(id: Int, error: GutendexError?) async throws(CatalogError) -> (
     book: Book, source: PageSource
   ) {
-    do {
-      if let favorite = try favorites.favorite(id: id) {
-        return (favorite.book, .favorite(savedAt: favorite.refreshedAt ?? favorite.addedAt))
-      }
-    } catch {
-      throw .store(error)
+    let favorites = self.favorites
+    let saved = try await StoreWork.run { () throws(StoreError) in try favorites.favorite(id: id) }
+    if let favorite = saved {
+      return (favorite.book, .favorite(savedAt: favorite.refreshedAt ?? favorite.addedAt))
     }
     if let local {
       let client = try local.client()

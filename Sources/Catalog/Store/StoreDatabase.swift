@@ -115,8 +115,9 @@ enum StoreDatabase {
   private static func configuration(_ schema: Schema) -> Configuration {
     var configuration = Configuration()
     configuration.label = "gutenberg.\(schema.name)"
-    // Another connection or process may hold the write lock; wait for it rather than fail.
-    configuration.busyMode = .timeout(busyTimeout)
+    // Another connection or process may hold the write lock; wait for it rather than fail,
+    // but stop waiting when the user cancels (Ctrl-C): see `BusyWait`.
+    configuration.busyMode = .callback(BusyWait.shouldRetry)
     let durable = schema.durable
     configuration.prepareDatabase { db in
       if durable { try db.execute(sql: "PRAGMA synchronous = FULL") }

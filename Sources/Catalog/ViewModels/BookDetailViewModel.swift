@@ -27,16 +27,15 @@ public final class BookDetailViewModel {
       State(book: nil, isFavorite: false, load: .idle, summaryNeedsNetwork: false))
   }
 
-  /// Starts with a book already at hand (a row of the browse screen), so nothing is fetched.
-  public init(service: CatalogService, book: Book, source: LoadState) {
+  /// Starts with a book already at hand (a row of a list), so nothing is fetched from the
+  /// server; its favourite flag is read from the store.
+  public init(service: CatalogService, book: Book, source: LoadState) async {
     self.service = service
+    let isFavorite = (try? await service.isFavorite(book.id)) ?? false
     state = ObservableState(
       State(
-        book: book, isFavorite: (try? service.favorites.isFavorite(book.id)) ?? false,
-        load: source, summaryNeedsNetwork: false))
-    state.update {
-      $0.summaryNeedsNetwork = Self.needsNetwork(book, source: source.source, service)
-    }
+        book: book, isFavorite: isFavorite, load: source,
+        summaryNeedsNetwork: Self.needsNetwork(book, source: source.source, service)))
   }
 
   /// The state now; ``observe(_:)`` hears of every change.
@@ -56,9 +55,9 @@ public final class BookDetailViewModel {
     state.update { $0.load = .loading }
     do {
       let (book, source) = try await service.book(id: id)
-      let isFavorite = try? service.favorites.isFavorite(book.id)
+      let isFavorite = try? await service.isFavorite(book.id)
       let reason: String? =
-        switch (source, service.network.current) {
+        switch (source, service.networkState) {
         case (.network, _), (.local, .localOnly): nil
         case (_, .offline(let reason, _)): reason
         case (_, .simulatedOffline): "simulated offline"
@@ -78,13 +77,13 @@ public final class BookDetailViewModel {
   }
 
   /// Flips the favourite flag of the book on screen; durable when it returns.
-  public func toggleFavorite() {
+  public func toggleFavorite() async {
     guard let book = current.book else { return fail(.invalidInput("no book is shown")) }
     do {
-      let now = try service.favorites.toggle(book)
+      let now = try await service.toggleFavorite(book)
       state.update { $0.isFavorite = now }
     } catch {
-      fail(.store(error))
+      fail(error)
     }
   }
 
@@ -95,7 +94,7 @@ public final class BookDetailViewModel {
   private static func needsNetwork(_ book: Book, source: PageSource?, _ service: CatalogService)
     -> Bool
   {
-    guard case .local = source, let local = service.local, !local.hasSummaries else { return false }
+    guard case .local = source, service.localCatalogueLacksSummaries else { return false }
     return book.summaries?.isEmpty ?? true
   }
 }

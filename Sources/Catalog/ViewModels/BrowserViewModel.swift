@@ -64,7 +64,7 @@ public final class BrowserViewModel {
     self.prefetchEnabled = prefetchEnabled
     self.sleep = sleep
     state = ObservableState(
-      State(query: query, items: [], totalCount: nil, load: .idle, network: service.network.current)
+      State(query: query, items: [], totalCount: nil, load: .idle, network: service.networkState)
     )
   }
 
@@ -127,7 +127,7 @@ public final class BrowserViewModel {
   }
 
   /// Flips the favourite flag of the books in these rows (1-based); all rows are checked first.
-  public func toggleFavorites(rows: [Int]) {
+  public func toggleFavorites(rows: [Int]) async {
     let items = current.items
     guard !rows.isEmpty else { return fail(.invalidInput("which rows? e.g. f 3 or f 2-4")) }
     if let bad = rows.first(where: { !(1...max(items.count, 1)).contains($0) || items.isEmpty }) {
@@ -139,25 +139,25 @@ public final class BrowserViewModel {
     var seen = Set<Int>()
     let unique = rows.filter { seen.insert($0).inserted }
     do {
-      for row in unique { _ = try service.favorites.toggle(items[row - 1].book) }
+      _ = try await service.toggleFavorites(unique.map { items[$0 - 1].book })
     } catch {
-      return fail(.store(error))
+      return fail(error)
     }
-    reloadFavoriteFlags()
+    await reloadFavoriteFlags()
   }
 
   /// Reads the favourite flags again (after favourites changed on another screen).
-  public func reloadFavoriteFlags() {
+  public func reloadFavoriteFlags() async {
     let ids = current.items.map(\.book.id)
     do {
-      let favorites = try service.favorites.favoriteIDs(among: ids)
+      let favorites = try await service.favoriteIDs(among: ids)
       state.update { state in
         for index in state.items.indices {
           state.items[index].isFavorite = favorites.contains(state.items[index].book.id)
         }
       }
     } catch {
-      fail(.store(error))
+      fail(error)
     }
   }
 
@@ -180,7 +180,7 @@ public final class BrowserViewModel {
     } else {
       state.update {
         $0.load = .loading
-        $0.network = service.network.current
+        $0.network = service.networkState
       }
       do {
         loaded = try await fetch(query, key: key)
@@ -188,7 +188,7 @@ public final class BrowserViewModel {
         return fail(CatalogError(error))
       }
     }
-    apply(loaded)
+    await apply(loaded)
     remember(loaded, key: key)
     schedulePrefetch(after: loaded)
   }
@@ -215,8 +215,9 @@ public final class BrowserViewModel {
     return try await service.page(query)
   }
 
-  private func apply(_ loaded: LoadedPage) {
-    let favorites = (try? service.favorites.favoriteIDs(among: loaded.page.results.map(\.id))) ?? []
+  private func apply(_ loaded: LoadedPage) async {
+    let ids = loaded.page.results.map(\.id)
+    let favorites = (try? await service.favoriteIDs(among: ids)) ?? []
     lastGoodLoad = loaded.loadState
     state.update { state in
       state.query = loaded.query
@@ -225,14 +226,14 @@ public final class BrowserViewModel {
       }
       state.totalCount = loaded.page.count
       state.load = loaded.loadState
-      state.network = service.network.current
+      state.network = service.networkState
     }
   }
 
   private func fail(_ error: CatalogError) {
     state.update { state in
       state.load = error == .cancelled ? lastGoodLoad : .failed(error)
-      state.network = service.network.current
+      state.network = service.networkState
     }
   }
 

@@ -58,46 +58,42 @@ public final class FavoritesViewModel {
   }
 
   /// Reads the current page of favourites from the store.
-  public func reload() {
+  public func reload() async {
     do {
-      let count = try service.favorites.count()
-      let pageCount = max(1, (count + Self.pageSize - 1) / Self.pageSize)
-      let page = min(max(current.page, 1), pageCount)
-      let favorites = try service.favorites.favorites(
-        order: current.order, limit: Self.pageSize, offset: (page - 1) * Self.pageSize)
-      let refreshed = try service.favorites.lastRefreshed()
+      let loaded = try await service.favoritesPage(
+        order: current.order, page: current.page, pageSize: Self.pageSize)
       state.update {
-        $0.favorites = favorites
-        $0.count = count
-        $0.page = page
-        $0.lastRefreshed = refreshed
-        $0.load = .loaded(.favorite(savedAt: refreshed ?? Date.distantPast))
+        $0.favorites = loaded.favorites
+        $0.count = loaded.count
+        $0.page = loaded.page
+        $0.lastRefreshed = loaded.lastRefreshed
+        $0.load = .loaded(.favorite(savedAt: loaded.lastRefreshed ?? Date.distantPast))
       }
     } catch {
-      fail(.store(error))
+      fail(error)
     }
   }
 
   /// Orders the list newest first, by title or by author (back to its first page).
-  public func setOrder(_ order: FavoriteOrder) {
+  public func setOrder(_ order: FavoriteOrder) async {
     state.update {
       $0.order = order
       $0.page = 1
     }
-    reload()
+    await reload()
   }
 
   /// Shows page `page` of the list, checked against the page count.
-  public func goTo(page: Int) {
+  public func goTo(page: Int) async {
     guard (1...current.pageCount).contains(page) else {
       return fail(.pageOutOfRange(page: page, pageCount: current.pageCount))
     }
     state.update { $0.page = page }
-    reload()
+    await reload()
   }
 
   /// Removes the favourites in these rows (1-based); all rows are checked first.
-  public func remove(rows: [Int]) {
+  public func remove(rows: [Int]) async {
     let favorites = current.favorites
     guard !rows.isEmpty else { return fail(.invalidInput("which rows? e.g. rm 2 or rm 1-3")) }
     if let bad = rows.first(where: {
@@ -105,56 +101,52 @@ public final class FavoritesViewModel {
     }) {
       return fail(.noSuchRow(row: bad, rowCount: favorites.count))
     }
-    remove(ids: rows.map { favorites[$0 - 1].id })
+    await remove(ids: rows.map { favorites[$0 - 1].id })
   }
 
   /// Removes favourites by book id.
-  public func remove(ids: [Int]) {
+  public func remove(ids: [Int]) async {
     do {
-      var removed = 0
-      for id in Set(ids) where try service.favorites.remove(id: id) { removed += 1 }
-      reload()
+      let removed = try await service.removeFavorites(ids: ids)
+      await reload()
       notice("Removed \(removed) \(removed == 1 ? "favourite" : "favourites").")
     } catch {
-      fail(.store(error))
+      fail(error)
     }
   }
 
   /// The export document (versioned JSON) for standard output.
-  public func exportDocument() throws(CatalogError) -> Data {
-    do {
-      return try service.favorites.exportDocument()
-    } catch {
-      throw .store(error)
-    }
+  public func exportDocument() async throws(CatalogError) -> Data {
+    try await service.exportFavorites()
   }
 
   /// Writes the export document to `file` atomically; nothing partial is left on failure.
-  public func export(to file: URL) throws(CatalogError) {
+  public func export(to file: URL) async throws(CatalogError) {
     do {
-      try service.favorites.export(to: file)
       // The store's count, not the screen's: the list may not have been read yet.
-      let count = try service.favorites.count()
+      let count = try await service.exportFavorites(to: file)
       notice("Exported \(count) \(count == 1 ? "favourite" : "favourites") to \(file.path).")
     } catch {
-      fail(.store(error))
-      throw .store(error)
+      fail(error)
+      throw error
     }
   }
 
   /// Merges an export document, a Gutendex page, or an array of books; all or nothing.
   @discardableResult
-  public func importDocument(_ data: Data, source: String) throws(CatalogError) -> ImportSummary {
+  public func importDocument(_ data: Data, source: String) async throws(CatalogError)
+    -> ImportSummary
+  {
     do {
-      let summary = try service.favorites.importDocument(data, source: source)
-      reload()
+      let summary = try await service.importFavorites(data, source: source)
+      await reload()
       notice(
         "Imported from \(source): \(summary.added) added, \(summary.updated) updated, "
           + "\(summary.unchanged) unchanged.")
       return summary
     } catch {
-      fail(.store(error))
-      throw .store(error)
+      fail(error)
+      throw error
     }
   }
 
@@ -163,12 +155,12 @@ public final class FavoritesViewModel {
     state.update { $0.load = .loading }
     do {
       let result = try await service.refreshFavorites()
-      reload()
+      await reload()
       notice(
         "Refreshed \(result.updated) \(result.updated == 1 ? "favourite" : "favourites")"
           + (result.missing > 0 ? "; \(result.missing) no longer on the server (kept)." : "."))
     } catch {
-      reload()
+      await reload()
       fail(error)
     }
   }

@@ -40,7 +40,7 @@ public final class StatusViewModel {
     state = ObservableState(
       State(
         server: service.server, mode: service.mode, serverAnswers: nil, checkedAt: nil,
-        network: service.network.current, localCatalogue: service.local?.name,
+        network: service.networkState, localCatalogue: service.localCatalogueName,
         favoritesCount: nil, favoritesRefreshed: nil, cache: nil, requests: [], load: .idle))
   }
 
@@ -58,10 +58,10 @@ public final class StatusViewModel {
   public func refresh(probe: Bool) async {
     var answers = current.serverAnswers
     var checkedAt = current.checkedAt
-    if probe, service.mode == .automatic, service.network.current != .simulatedOffline {
+    if probe, service.mode == .automatic, service.networkState != .simulatedOffline {
       state.update { $0.load = .loading }
       // The check honours the user's timeout, but never waits more than 5 s for a status.
-      answers = await service.probe(timeout: min(service.client.timeout, .seconds(5)))
+      answers = await service.probe(timeout: min(service.requestTimeout, .seconds(5)))
       checkedAt = service.now()
     }
     var failure: CatalogError?
@@ -69,17 +69,16 @@ public final class StatusViewModel {
     var refreshed: Date?
     var cache: CacheInfo?
     do {
-      count = try service.favorites.count()
-      refreshed = try service.favorites.lastRefreshed()
-      cache = try service.cache?.info()
+      (count, refreshed) = try await service.favoritesSummary()
+      cache = try await service.cacheInfoIfAny()
     } catch {
-      failure = .store(error)
+      failure = error
     }
-    let requests = service.log.recent(8)
+    let requests = service.recentRequests(8)
     state.update {
       $0.serverAnswers = answers
       $0.checkedAt = checkedAt
-      $0.network = service.network.current
+      $0.network = service.networkState
       $0.favoritesCount = count
       $0.favoritesRefreshed = refreshed
       $0.cache = cache

@@ -30,7 +30,7 @@ public enum ExitStatus: Int32, Sendable {
       }
     case .invalidInput, .pageOutOfRange, .noSuchRow: self = .usage
     case .notAvailableOffline, .localCatalogueUnavailable: self = .unavailable
-    case .cancelled, .unexpected: self = .failure
+    case .cancelled, .unexpected, .cacheUnavailable: self = .failure
     }
   }
 }

@@ -67,24 +67,23 @@ extension GutenbergApp {
     case .json:
       output.print(String(decoding: book.rawJSON, as: UTF8.self))
     case .automatic:
-      output.print(detailScreenLines(detail.current))
+      output.print(await detailScreenLines(detail.current))
     }
     return .ok
   }
 
   /// `gutenberg favorites list`.
-  public func favoritesList(order: FavoriteOrder, format: ListFormat) -> ExitStatus {
+  public func favoritesList(order: FavoriteOrder, format: ListFormat) async -> ExitStatus {
     do {
       switch format {
       case .json:
-        output.write(String(decoding: try service.favorites.exportDocument(), as: UTF8.self))
+        output.write(String(decoding: try await service.exportFavorites(), as: UTF8.self))
       case .automatic:
-        let favorites = try service.favorites.favorites(order: order)
-        output.print(favoriteListLines(favorites))
+        output.print(favoriteListLines(try await service.allFavorites(order: order)))
       }
       return .ok
     } catch {
-      return fail(.store(error))
+      return fail(error)
     }
   }
 
@@ -93,61 +92,55 @@ extension GutenbergApp {
     var status = ExitStatus.ok
     for id in ids {
       do {
-        let (book, _) = try await service.book(id: id)
-        let added = try service.favorites.add(book)
+        let (book, added) = try await service.addFavorite(id: id)
         output.printError(
           "\(added ? "added" : "already a favourite"): \(id) \(shortTitle(book.title))")
-      } catch let error as CatalogError {
-        status = fail(error)
-      } catch let error as StoreError {
-        status = fail(.store(error))
       } catch {
-        status = fail(CatalogError(error))
+        status = fail(error)
       }
     }
     return status
   }
 
   /// `gutenberg favorites remove ID...`.
-  public func favoritesRemove(ids: [Int]) -> ExitStatus {
+  public func favoritesRemove(ids: [Int]) async -> ExitStatus {
     var status = ExitStatus.ok
     for id in ids {
       do {
-        if try service.favorites.remove(id: id) {
+        if try await service.removeFavorites(ids: [id]) > 0 {
           output.printError("removed: \(id)")
         } else {
           status = fail("\(id) is not a favourite", .failure)
         }
       } catch {
-        status = fail(.store(error))
+        status = fail(error)
       }
     }
     return status
   }
 
   /// `gutenberg favorites export [-o FILE]`: the versioned JSON document, to stdout or a file.
-  public func favoritesExport(to path: String?) -> ExitStatus {
+  public func favoritesExport(to path: String?) async -> ExitStatus {
     do {
       if let path {
         let file = URL(fileURLWithPath: path)
-        try service.favorites.export(to: file)
-        let count = try service.favorites.count()
+        let count = try await service.exportFavorites(to: file)
         output.printError(
           "Exported \(TextFormat.plural(count, "favourite")) to \(file.path)")
       } else {
-        output.write(String(decoding: try service.favorites.exportDocument(), as: UTF8.self))
+        output.write(String(decoding: try await service.exportFavorites(), as: UTF8.self))
       }
       return .ok
     } catch {
-      return fail(.store(error))
+      return fail(error)
     }
   }
 
   /// `gutenberg favorites import FILE` (`-` reads standard input).
-  public func favoritesImport(from path: String) -> ExitStatus {
+  public func favoritesImport(from path: String) async -> ExitStatus {
     let data: Data
     if path == "-" {
-      data = FileHandle.standardInput.readDataToEndOfFile()
+      data = await Self.readStandardInput()
     } else {
       do {
         data = try Data(contentsOf: URL(fileURLWithPath: path))
@@ -156,13 +149,23 @@ extension GutenbergApp {
       }
     }
     do {
-      let summary = try service.favorites.importDocument(data, source: path == "-" ? "stdin" : path)
+      let source = path == "-" ? "stdin" : path
+      let summary = try await service.importFavorites(data, source: source)
       output.printError(
-        "Imported from \(path == "-" ? "stdin" : path): \(summary.added) added, "
+        "Imported from \(source): \(summary.added) added, "
           + "\(summary.updated) updated, \(summary.unchanged) unchanged")
       return .ok
     } catch {
-      return fail(.store(error))
+      return fail(error)
+    }
+  }
+
+  /// All of standard input, read off the main actor.
+  nonisolated static func readStandardInput() async -> Data {
+    await withCheckedContinuation { continuation in
+      Thread.detachNewThread {
+        continuation.resume(returning: FileHandle.standardInput.readDataToEndOfFile())
+      }
     }
   }
 
@@ -180,10 +183,9 @@ extension GutenbergApp {
   }
 
   /// `gutenberg cache info`.
-  public func cacheInfo(format: ListFormat) -> ExitStatus {
-    guard let cache = service.cache else { return fail("the page cache is unavailable", .failure) }
+  public func cacheInfo(format: ListFormat) async -> ExitStatus {
     do {
-      let info = try cache.info()
+      let info = try await service.cacheInfo()
       switch format {
       case .json:
         let object: [String: Any] = [
@@ -197,20 +199,18 @@ extension GutenbergApp {
       }
       return .ok
     } catch {
-      return fail(.store(error))
+      return fail(error)
     }
   }
 
   /// `gutenberg cache clear`.
-  public func cacheClear() -> ExitStatus {
-    guard let cache = service.cache else { return fail("the page cache is unavailable", .failure) }
+  public func cacheClear() async -> ExitStatus {
     do {
-      let entries = try cache.info().entries
-      try cache.clear()
+      let entries = try await service.clearCache()
       output.printError("Cleared \(TextFormat.plural(entries, "cached page"))")
       return .ok
     } catch {
-      return fail(.store(error))
+      return fail(error)
     }
   }
 

@@ -128,7 +128,7 @@ extension GutenbergApp {
       return .failure(GetFailure(status: fail(error)))
     }
     let url = mirror?.rewrite(choice.url) ?? choice.url
-    guard !options.offline, service.network.current != .simulatedOffline else {
+    guard !options.offline, service.networkState != .simulatedOffline else {
       return .failure(
         GetFailure(
           status: fail(
@@ -164,7 +164,7 @@ extension GutenbergApp {
         path: result.path.path, size: result.size, fetchedAt: Date(),
         validator: result.validator, url: url.absoluteString)
       do {
-        try library.record(entry)
+        try await service.recordDownload(entry)
       } catch {
         output.printError("warning: not recorded in the library: \(error.description)")
       }

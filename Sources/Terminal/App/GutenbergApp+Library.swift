@@ -4,12 +4,12 @@ import Foundation
 /// `gutenberg library`: the downloaded books.
 extension GutenbergApp {
   /// `gutenberg library [--json]`: aligned on a terminal, TSV in a pipe.
-  public func libraryList(format: ListFormat) -> ExitStatus {
+  public func libraryList(format: ListFormat) async -> ExitStatus {
     let entries: [LibraryEntry]
     do {
-      entries = try library.entries()
+      entries = try await service.downloads()
     } catch {
-      return fail(.store(error))
+      return fail(error)
     }
     let screen = LibraryScreen(rows: entries.map { .init(entry: $0, isPresent: $0.isPresent) })
     switch format {
@@ -39,14 +39,14 @@ extension GutenbergApp {
   }
 
   /// `gutenberg library remove ID...`: deletes each book's files and rows.
-  public func libraryRemove(ids: [Int]) -> ExitStatus {
+  public func libraryRemove(ids: [Int]) async -> ExitStatus {
     var status = ExitStatus.ok
     for id in ids {
       let removed: [LibraryEntry]
       do {
-        removed = try library.remove(id: id)
+        removed = try await service.removeDownloads(id: id)
       } catch {
-        status = fail(.store(error))
+        status = fail(error)
         continue
       }
       if removed.isEmpty {

@@ -14,11 +14,13 @@ extension GutenbergApp {
     case .success(let value): entry = value
     case .failure(let failure): return failure.status
     }
-    return open(entry, raw: raw, pager: output.isTerminal || pager, input: input)
+    return await open(entry, raw: raw, pager: output.isTerminal || pager, input: input)
   }
 
   /// Pages (or prints) a downloaded text.
-  func open(_ entry: LibraryEntry, raw: Bool, pager: Bool, input: any LineSource) -> ExitStatus {
+  func open(_ entry: LibraryEntry, raw: Bool, pager: Bool, input: any LineSource) async
+    -> ExitStatus
+  {
     let data: Data
     do {
       data = try Data(contentsOf: URL(fileURLWithPath: entry.path))
@@ -30,11 +32,11 @@ extension GutenbergApp {
       printText(text, raw: raw)
       return .ok
     }
-    let saved = (try? library.readingPosition(id: entry.id)) ?? nil
+    let saved = (try? await service.readingPosition(id: entry.id)) ?? nil
     var reader = Pager(
       text: text, title: entry.title, width: output.width,
       height: TerminalHeight.current() - 2, raw: raw, top: saved)
-    return runPager(&reader, id: entry.id, input: input)
+    return await runPager(&reader, id: entry.id, input: input)
   }
 
   /// Download and read for the interactive browser.
@@ -67,14 +69,16 @@ extension GutenbergApp {
           case .success(let entry) = await localText(
             id: book.id, mirror: nil, ownsInterrupts: false)
         else { return }
-        _ = open(entry, raw: false, pager: true, input: input)
+        _ = await open(entry, raw: false, pager: true, input: input)
       },
-      downloads: { [unowned self] id in downloadLabels(id: id) })
+      downloads: { [unowned self] id in await downloadLabels(id: id) })
   }
 
   /// `path` for each download of the book, `path (missing)` when the file is gone.
-  func downloadLabels(id: Int) -> [String] {
-    ((try? library.entries(id: id)) ?? []).map { $0.isPresent ? $0.path : "\($0.path) (missing)" }
+  func downloadLabels(id: Int) async -> [String] {
+    ((try? await service.downloads(id: id)) ?? []).map {
+      $0.isPresent ? $0.path : "\($0.path) (missing)"
+    }
   }
 
   /// The book's text file: the library's, or downloaded now into `<data>/books`.
@@ -82,7 +86,7 @@ extension GutenbergApp {
   func localText(id: Int, mirror mirrorText: String?, ownsInterrupts: Bool = true) async -> Result<
     LibraryEntry, GetFailure
   > {
-    let known = (try? library.entries(id: id)) ?? []
+    let known = (try? await service.downloads(id: id)) ?? []
     if let entry = known.first(where: { $0.format == BookFormat.text.description && $0.isPresent })
     {
       return .success(entry)
@@ -128,7 +132,7 @@ extension GutenbergApp {
 
   /// Shows pages and reads commands until `q` or the end of input; the position is saved after
   /// every move.
-  func runPager(_ reader: inout Pager, id: Int, input: any LineSource) -> ExitStatus {
+  func runPager(_ reader: inout Pager, id: Int, input: any LineSource) async -> ExitStatus {
     let style = output.style
     func show() {
       output.print(reader.lines(width: reader.width, style: style))
@@ -143,7 +147,7 @@ extension GutenbergApp {
     var searching = false
     while true {
       if input.isInteractive { output.write(": ") }
-      guard let line = input.readLine() else { break }
+      guard let line = await input.nextLine() else { break }
       let command = PagerCommand.parse(line, searching: searching)
       if case .again = command {} else { searching = false }
       switch command {
@@ -174,21 +178,21 @@ extension GutenbergApp {
       case .help:
         output.print(style.dim(Pager.keys))
       case .quit:
-        savePosition(reader, id: id)
+        await savePosition(reader, id: id)
         return .ok
       case .unknown(let text):
         output.printError(
           "error: unknown command '\(Sanitizer.sanitize(text))' (\(Pager.keys))")
       }
-      savePosition(reader, id: id)
+      await savePosition(reader, id: id)
     }
-    savePosition(reader, id: id)
+    await savePosition(reader, id: id)
     return .ok
   }
 
-  private func savePosition(_ reader: Pager, id: Int) {
+  private func savePosition(_ reader: Pager, id: Int) async {
     do {
-      try library.setReadingPosition(id: id, line: reader.top)
+      try await service.setReadingPosition(id: id, line: reader.top)
     } catch {
       output.printError("warning: reading position not saved: \(error.description)")
     }

@@ -13,8 +13,6 @@ public final class GutenbergApp {
   public let service: CatalogService
   /// Where results and errors are printed.
   public let output: TerminalOutput
-  /// Downloaded books and reading positions (in the favourites database).
-  public let library: Library
   let options: AppOptions
 
   /// Builds the service from the options: server, data directory, cache, embedded catalogue.
@@ -42,19 +40,6 @@ public final class GutenbergApp {
       throw AppStartError(message: "--timeout must be between 0 and 600 seconds", status: .usage)
     }
     let location = Self.location(options: options)
-    let favorites: FavoritesStore
-    do {
-      favorites = try FavoritesStore(location: location)
-    } catch {
-      throw AppStartError(message: error.description, status: ExitStatus(.store(error)))
-    }
-    // The page cache is disposable: if it cannot be opened, browse without it and say so.
-    var cache: PageCache?
-    do {
-      cache = try PageCache(location: location)
-    } catch {
-      output.printError("warning: page cache unavailable: \(error.description)")
-    }
     let sourceText = environment["GUTENBERG_SOURCE"].flatMap(AppOptions.Source.init(rawValue:))
     let mode: CatalogService.Mode =
       (options.source ?? sourceText ?? .auto) == .embedded ? .localOnly : .automatic
@@ -66,10 +51,16 @@ public final class GutenbergApp {
     let client = GutendexClient(
       server: server, transport: URLSessionTransport(),
       timeout: .milliseconds(Int64(seconds * 1000)), observer: observer)
-    service = CatalogService(
-      client: client, favorites: favorites, cache: cache, local: local, mode: mode)
-    library = Library(favorites: favorites)
-    if options.offline { service.network.simulateOffline(true) }
+    do {
+      service = try CatalogService(client: client, location: location, local: local, mode: mode)
+    } catch {
+      throw AppStartError(message: error.description, status: ExitStatus(error))
+    }
+    // The page cache is disposable: the service browses without it, and the user is told.
+    if let problem = service.cacheProblem {
+      output.printError("warning: page cache unavailable: \(problem.description)")
+    }
+    if options.offline { service.simulateOffline(true) }
   }
 
   static func requestPrinter(_ output: TerminalOutput) -> @Sendable (RequestEvent) -> Void {

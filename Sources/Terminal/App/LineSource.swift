@@ -1,25 +1,53 @@
 import Foundation
 
-/// Where the interactive session reads its commands from.
+/// Where the interactive session and the pager read their commands from.
 public protocol LineSource: Sendable {
   /// Whether a person is typing (a prompt is shown) or a pipe/file is feeding lines.
   var isInteractive: Bool { get }
-  /// The next line without its newline, or nil at end of input (Ctrl-D).
-  func readLine() -> String?
+  /// The next line without its newline, or nil at end of input (Ctrl-D). Never blocks the
+  /// caller's actor: a source that must block does so on a thread of its own.
+  func nextLine() async -> String?
 }
 
-/// Standard input. Invalid UTF-8 is repaired (U+FFFD), never fatal.
+/// Standard input, read on a thread of its own into a pull-based `AsyncStream`, so the main
+/// actor keeps running (redraws, Ctrl-C) while the user thinks. Invalid UTF-8 is repaired
+/// (U+FFFD), never fatal.
+///
+/// The stream is pull-based (one line is read only when one is asked for), so the browser and
+/// the pager can take turns on the same input without one reading ahead of the other.
 public struct StandardInput: LineSource {
   /// Whether standard input is a terminal (then a prompt is shown).
   public let isInteractive: Bool
+  /// Every line of standard input, one read per element asked for.
+  public let lines: AsyncStream<String>
 
   /// Lines from this process's standard input.
   public init() {
     isInteractive = isatty(STDIN_FILENO) == 1
+    let reader = LineReaderThread()
+    lines = AsyncStream(unfolding: { await reader.next() })
   }
 
   /// The next line without its newline, nil at the end of input.
-  public func readLine() -> String? {
-    Swift.readLine(strippingNewline: true)
+  public func nextLine() async -> String? {
+    // The session and the pager take turns (each awaits its line before asking again), so
+    // iterators are used one after another, never at the same time.
+    var iterator = lines.makeAsyncIterator()
+    return await iterator.next()
+  }
+}
+
+/// Reads one line of standard input per request on a dedicated thread (a blocking `read` must
+/// not hold a thread of the cooperative pool, which has only as many threads as cores).
+final class LineReaderThread: Sendable {
+  private let requests = DispatchQueue(label: "gutenberg.stdin")
+
+  /// The next line, or nil at the end of input.
+  func next() async -> String? {
+    await withCheckedContinuation { continuation in
+      requests.async {
+        continuation.resume(returning: Swift.readLine(strippingNewline: true))
+      }
+    }
   }
 }

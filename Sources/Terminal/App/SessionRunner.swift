@@ -36,7 +36,7 @@ public final class SessionRunner {
     await perform(interrupts, label: "loading…") { await $0.start() }
     while true {
       if interactive { output.write(Self.prompt) }
-      guard let line = input.readLine() else {
+      guard let line = await input.nextLine() else {
         if interactive { output.print("") }
         break
       }

@@ -9,13 +9,13 @@ public struct BookActions: Sendable {
   /// Opens the book in the pager until `q`.
   public var read: @MainActor @Sendable (Book) async -> Void
   /// The book's downloads as shown on the details screen.
-  public var downloads: @MainActor @Sendable (Int) -> [String]
+  public var downloads: @MainActor @Sendable (Int) async -> [String]
 
   /// Actions from these closures.
   public init(
     download: @escaping @MainActor @Sendable (Book) async -> String?,
     read: @escaping @MainActor @Sendable (Book) async -> Void,
-    downloads: @escaping @MainActor @Sendable (Int) -> [String]
+    downloads: @escaping @MainActor @Sendable (Int) async -> [String]
   ) {
     self.download = download
     self.read = read

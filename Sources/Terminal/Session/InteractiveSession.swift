@@ -47,7 +47,7 @@ public final class InteractiveSession {
   /// Loads the first page and draws it.
   public func start() async {
     await browser.load()
-    showBrowser()
+    await showBrowser()
   }
 
   /// Handles one input line; returns false when the session should end.
@@ -92,36 +92,36 @@ public final class InteractiveSession {
     case .quit:
       return false
     case .next:
-      if screen == .favorites { return pageFavorites(by: 1) }
+      if screen == .favorites { return await pageFavorites(by: 1) }
       await browse { await $0.next() }
     case .previous:
-      if screen == .favorites { return pageFavorites(by: -1) }
+      if screen == .favorites { return await pageFavorites(by: -1) }
       await browse { await $0.previous() }
     case .goTo(let page):
       if screen == .favorites {
-        favorites.goTo(page: page)
-        showFavorites()
+        await favorites.goTo(page: page)
+        await showFavorites()
       } else {
         await browse { await $0.goTo(page: page) }
       }
     case .details(let row):
-      openDetails(row: row)
+      await openDetails(row: row)
     case .toggleFavorites(let rows):
-      toggle(rows: rows)
+      await toggle(rows: rows)
     case .favorites:
-      favorites.reload()
+      await favorites.reload()
       screen = .favorites
-      showFavorites()
+      await showFavorites()
     case .removeFavorites(let rows):
       guard screen == .favorites else {
         output.print(errorLine("rm works on the favourites screen: type F first"))
         return true
       }
-      favorites.remove(rows: rows)
-      showFavorites()
+      await favorites.remove(rows: rows)
+      await showFavorites()
     case .favoritesOrder(let order):
-      favorites.setOrder(FavoriteOrder(rawValue: order) ?? .newest)
-      showFavorites()
+      await favorites.setOrder(FavoriteOrder(rawValue: order) ?? .newest)
+      await showFavorites()
     case .search(let text):
       await changeQuery { $0.search = text }
     case .languages(let codes):
@@ -145,24 +145,26 @@ public final class InteractiveSession {
       openLinks(row: row)
     case .download(let row):
       await act(row: row, usage: "d N (download book N)") { actions, book in
-        if await actions.download(book) != nil, self.screen == .details { self.showDetails() }
+        if await actions.download(book) != nil, self.screen == .details {
+          await self.showDetails()
+        }
       }
     case .read(let row):
       await act(row: row, usage: "read N (read book N)") { actions, book in
         await actions.read(book)
-        self.redraw()
+        await self.redraw()
       }
     case .offline(let on):
-      service.network.simulateOffline(on)
+      service.simulateOffline(on)
       output.print(
         noticeLine(
           on
             ? "Offline simulation on: pages come from the cache or the local catalogue."
             : "Offline simulation off: pages come from the server again (r to reload)."))
     case .export(let path):
-      export(to: path)
+      await export(to: path)
     case .importFile(let path):
-      importFile(path)
+      await importFile(path)
     case .status:
       await status.refresh(probe: true)
       screen = .status
@@ -172,7 +174,7 @@ public final class InteractiveSession {
       output.print(helpLines())
     case .back:
       screen = .browse
-      showBrowser()
+      await showBrowser()
     }
     return true
   }
@@ -180,7 +182,7 @@ public final class InteractiveSession {
   private func browse(_ action: (BrowserViewModel) async -> Void) async {
     screen = .browse
     await action(browser)
-    showBrowser()
+    await showBrowser()
   }
 
   private func changeQuery(_ change: (inout BookQuery) -> Void) async {
@@ -193,24 +195,24 @@ public final class InteractiveSession {
     switch screen {
     case .favorites:
       await favorites.refresh()
-      browser.reloadFavoriteFlags()
-      showFavorites()
+      await browser.reloadFavoriteFlags()
+      await showFavorites()
     case .status:
       await status.refresh(probe: true)
       output.print(statusLines())
     case .details:
       if let detail, let id = detail.current.book?.id {
         await detail.load(id: id)
-        showDetails()
+        await showDetails()
       }
     default:
       await browse { await $0.refresh() }
     }
   }
 
-  private func pageFavorites(by delta: Int) -> Bool {
-    favorites.goTo(page: favorites.current.page + delta)
-    showFavorites()
+  private func pageFavorites(by delta: Int) async -> Bool {
+    await favorites.goTo(page: favorites.current.page + delta)
+    await showFavorites()
     return true
   }
 
@@ -236,13 +238,13 @@ public final class InteractiveSession {
   /// The list the user came from, so `N` on a details screen still means that list's row.
   private var previousList: Screen = .browse
 
-  private func openDetails(row: Int) {
+  private func openDetails(row: Int) async {
     if screen == .favorites || screen == .browse { previousList = screen }
     guard let (book, load) = book(atRow: row) else { return }
-    let model = BookDetailViewModel(service: service, book: book, source: load)
+    let model = await BookDetailViewModel(service: service, book: book, source: load)
     detail = model
     screen = .details
-    showDetails()
+    await showDetails()
   }
 
   /// Runs a book action on row `row`'s book, or on the book shown when no row is given.
@@ -267,12 +269,12 @@ public final class InteractiveSession {
   }
 
   /// Draws the current screen again (after the pager).
-  private func redraw() {
+  private func redraw() async {
     switch screen {
-    case .details: showDetails()
-    case .favorites: showFavorites()
+    case .details: await showDetails()
+    case .favorites: await showFavorites()
     case .links: if let linksBook { output.print(linksLines(linksBook)) }
-    default: showBrowser()
+    default: await showBrowser()
     }
   }
 
@@ -293,39 +295,39 @@ public final class InteractiveSession {
     output.print(linksLines(book))
   }
 
-  private func toggle(rows: [Int]) {
+  private func toggle(rows: [Int]) async {
     switch screen {
     case .details, .links:
       guard let detail, rows.isEmpty || rows == [1] || screen == .links else {
-        return toggleList(rows: rows)
+        return await toggleList(rows: rows)
       }
-      detail.toggleFavorite()
-      browser.reloadFavoriteFlags()
+      await detail.toggleFavorite()
+      await browser.reloadFavoriteFlags()
       if let error = detail.current.load.error {
         output.print(errorLine(error.description))
       } else if let book = detail.current.book {
         output.print(noticeLine(favoriteNotice(book.title, added: detail.current.isFavorite)))
       }
     case .favorites:
-      favorites.remove(rows: rows)
-      browser.reloadFavoriteFlags()
-      showFavorites()
+      await favorites.remove(rows: rows)
+      await browser.reloadFavoriteFlags()
+      await showFavorites()
     default:
-      toggleList(rows: rows)
+      await toggleList(rows: rows)
     }
   }
 
-  private func toggleList(rows: [Int]) {
+  private func toggleList(rows: [Int]) async {
     screen = .browse
     let before = Dictionary(
       browser.current.items.map { ($0.id, $0.isFavorite) }, uniquingKeysWith: { first, _ in first })
-    browser.toggleFavorites(rows: rows)
+    await browser.toggleFavorites(rows: rows)
     if let error = browser.current.load.error {
       output.print(errorLine(error.description))
       browser.dismissError()
       return
     }
-    showBrowser()
+    await showBrowser()
     let changed = browser.current.items.filter { before[$0.id] != $0.isFavorite }
     if changed.count == 1, let item = changed.first {
       output.print(noticeLine(favoriteNotice(item.book.title, added: item.isFavorite)))
@@ -343,18 +345,19 @@ public final class InteractiveSession {
     return added ? "Added to favourites: \(short)" : "Removed from favourites: \(short)"
   }
 
-  private func export(to path: String?) {
+  private func export(to path: String?) async {
     let file = URL(
       fileURLWithPath: path ?? "gutenberg-favorites-\(TextFormat.date(now(), timeZone: .gmt)).json")
     do {
-      try favorites.export(to: file)
-      output.print(exportLines(count: (try? service.favorites.count()) ?? 0, path: file.path))
+      try await favorites.export(to: file)
+      let count = (try? await service.favoritesSummary().count) ?? 0
+      output.print(exportLines(count: count, path: file.path))
     } catch {
       output.print(errorLine(error.description))
     }
   }
 
-  private func importFile(_ path: String) {
+  private func importFile(_ path: String) async {
     let data: Data
     do {
       data = try Data(contentsOf: URL(fileURLWithPath: path))
@@ -363,8 +366,8 @@ public final class InteractiveSession {
       return
     }
     do {
-      try favorites.importDocument(data, source: path)
-      browser.reloadFavoriteFlags()
+      try await favorites.importDocument(data, source: path)
+      await browser.reloadFavoriteFlags()
       if let notice = favorites.current.notice { output.print(noticeLine(notice)) }
     } catch {
       output.print(errorLine(error.description))
@@ -387,7 +390,7 @@ public final class InteractiveSession {
 
   // MARK: - Drawing
 
-  private func showBrowser() {
+  private func showBrowser() async {
     let state = browser.current
     if let error = state.load.error {
       output.print(errorLine(error.description))
@@ -397,22 +400,26 @@ public final class InteractiveSession {
     output.print(browseLines())
   }
 
-  private func showFavorites() {
+  private func showFavorites() async {
     let state = favorites.current
     if let error = state.load.error {
       output.print(errorLine(error.description))
-      favorites.reload()
+      await favorites.reload()
       return
     }
     output.print(favoritesLines())
   }
 
-  private func showDetails() {
+  private func showDetails() async {
     guard let detail else { return }
     if let error = detail.current.load.error {
       output.print(errorLine(error.description))
       return
     }
-    output.print(detailLines(detail.current))
+    var downloads: [String] = []
+    if let id = detail.current.book?.id, let actions = bookActions {
+      downloads = await actions.downloads(id)
+    }
+    output.print(detailLines(detail.current, downloads: downloads))
   }
 }

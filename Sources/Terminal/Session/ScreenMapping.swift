@@ -123,11 +123,9 @@ extension InteractiveSession {
       .lines(width: output.width, style: output.style)
   }
 
-  func detailLines(_ state: BookDetailViewModel.State) -> [String] {
+  func detailLines(_ state: BookDetailViewModel.State, downloads: [String]) -> [String] {
     guard var screen = ScreenMapping.details(state, now: now()) else { return [] }
-    if let id = state.book?.id, let actions = bookActions {
-      screen.downloads = actions.downloads(id)
-    }
+    screen.downloads = downloads
     return screen.lines(width: output.width, style: output.style)
   }
 
@@ -200,9 +198,9 @@ extension GutenbergApp {
     ScreenMapping.source(source, offline: true, now: Date()).banner ?? "offline"
   }
 
-  func detailScreenLines(_ state: BookDetailViewModel.State) -> [String] {
+  func detailScreenLines(_ state: BookDetailViewModel.State) async -> [String] {
     guard var screen = ScreenMapping.details(state, now: Date()) else { return [] }
-    if let id = state.book?.id { screen.downloads = downloadLabels(id: id) }
+    if let id = state.book?.id { screen.downloads = await downloadLabels(id: id) }
     // `gutenberg show` ends when it has printed: there are no keys to press, so no footer.
     screen.hints = []
     return screen.lines(width: output.isTerminal ? output.width : 100, style: output.style)

@@ -1,0 +1,118 @@
+import Foundation
+import Gutendex
+
+/// The favourites intents: everything the front may do with the favourites, off the main actor.
+extension CatalogService {
+  /// Whether book `id` is a favourite.
+  public func isFavorite(_ id: Int) async throws(CatalogError) -> Bool {
+    let favorites = self.favorites
+    return try await StoreWork.run { () throws(StoreError) in try favorites.isFavorite(id) }
+  }
+
+  /// The ids among `ids` that are favourites.
+  public func favoriteIDs(among ids: [Int]) async throws(CatalogError) -> Set<Int> {
+    let favorites = self.favorites
+    return try await StoreWork.run { () throws(StoreError) in
+      try favorites.favoriteIDs(among: ids)
+    }
+  }
+
+  /// Flips the favourite flag of `book`; returns whether it is a favourite now (durable).
+  public func toggleFavorite(_ book: Book) async throws(CatalogError) -> Bool {
+    let favorites = self.favorites
+    return try await StoreWork.run { () throws(StoreError) in
+      try favorites.toggle(book)
+    }
+  }
+
+  /// Flips the favourite flag of each book in turn; returns the ids that are favourites now.
+  public func toggleFavorites(_ books: [Book]) async throws(CatalogError) -> Set<Int> {
+    let favorites = self.favorites
+    return try await StoreWork.run { () throws(StoreError) in
+      var now: Set<Int> = []
+      for book in books where try favorites.toggle(book) { now.insert(book.id) }
+      return now
+    }
+  }
+
+  /// Saves book `id` as a favourite: fetched live, else from a fallback. Returns the book and
+  /// whether it was added (false when it already was a favourite).
+  public func addFavorite(id: Int) async throws(CatalogError) -> (book: Book, added: Bool) {
+    let (book, _) = try await book(id: id)
+    let favorites = self.favorites
+    let added = try await StoreWork.run { () throws(StoreError) in
+      try favorites.add(book)
+    }
+    return (book, added)
+  }
+
+  /// Removes the favourites with these ids; returns how many there were.
+  public func removeFavorites(ids: [Int]) async throws(CatalogError) -> Int {
+    let favorites = self.favorites
+    return try await StoreWork.run { () throws(StoreError) in
+      var removed = 0
+      for id in Set(ids) where try favorites.remove(id: id) { removed += 1 }
+      return removed
+    }
+  }
+
+  /// One page of the favourites in `order` (the page clamped to 1...pageCount), with the count
+  /// and the last refresh, read in one go.
+  public func favoritesPage(order: FavoriteOrder, page: Int, pageSize: Int = BookQuery.pageSize)
+    async throws(CatalogError) -> FavoritesPage
+  {
+    let favorites = self.favorites
+    return try await StoreWork.run { () throws(StoreError) in
+      let count = try favorites.count()
+      let pageCount = max(1, (count + pageSize - 1) / pageSize)
+      let page = min(max(page, 1), pageCount)
+      let list = try favorites.favorites(
+        order: order, limit: pageSize, offset: (page - 1) * pageSize)
+      return FavoritesPage(
+        favorites: list, count: count, page: page, lastRefreshed: try favorites.lastRefreshed())
+    }
+  }
+
+  /// Every favourite in `order`.
+  public func allFavorites(order: FavoriteOrder) async throws(CatalogError) -> [Favorite] {
+    let favorites = self.favorites
+    return try await StoreWork.run { () throws(StoreError) in
+      try favorites.favorites(order: order)
+    }
+  }
+
+  /// How many favourites there are and when they were last refreshed from the server.
+  public func favoritesSummary() async throws(CatalogError) -> (count: Int, lastRefreshed: Date?) {
+    let favorites = self.favorites
+    return try await StoreWork.run { () throws(StoreError) in
+      (try favorites.count(), try favorites.lastRefreshed())
+    }
+  }
+
+  /// The export document (versioned JSON) of every favourite.
+  public func exportFavorites() async throws(CatalogError) -> Data {
+    let favorites = self.favorites
+    return try await StoreWork.run { () throws(StoreError) in
+      try favorites.exportDocument()
+    }
+  }
+
+  /// Writes the export document to `file` atomically; returns how many favourites it holds.
+  public func exportFavorites(to file: URL) async throws(CatalogError) -> Int {
+    let favorites = self.favorites
+    return try await StoreWork.run { () throws(StoreError) in
+      try favorites.export(to: file)
+      return try favorites.count()
+    }
+  }
+
+  /// Merges an export document, a Gutendex page, or an array of books; all or nothing.
+  public func importFavorites(_ data: Data, source: String) async throws(CatalogError)
+    -> ImportSummary
+  {
+    let favorites = self.favorites
+    return try await StoreWork.run { () throws(StoreError) in
+      try favorites.importDocument(data, source: source)
+    }
+  }
+}

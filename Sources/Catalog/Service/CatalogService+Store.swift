@@ -1,0 +1,61 @@
+import Foundation
+
+/// The page cache and library intents, off the main actor.
+extension CatalogService {
+  /// The page cache's size and age.
+  public func cacheInfo() async throws(CatalogError) -> CacheInfo {
+    guard let cache else { throw .cacheUnavailable(cacheProblem?.description) }
+    return try await StoreWork.run { () throws(StoreError) in try cache.info() }
+  }
+
+  /// Empties the page cache; returns how many pages it held.
+  public func clearCache() async throws(CatalogError) -> Int {
+    guard let cache else { throw .cacheUnavailable(cacheProblem?.description) }
+    return try await StoreWork.run { () throws(StoreError) in
+      let entries = try cache.info().entries
+      try cache.clear()
+      return entries
+    }
+  }
+
+  /// The page cache's figures, nil without a cache.
+  func cacheInfoIfAny() async throws(CatalogError) -> CacheInfo? {
+    guard let cache else { return nil }
+    return try await StoreWork.run { () throws(StoreError) in try cache.info() }
+  }
+
+  /// Every download, newest first (or only book `id`'s).
+  public func downloads(id: Int? = nil) async throws(CatalogError) -> [LibraryEntry] {
+    let library = self.library
+    return try await StoreWork.run { () throws(StoreError) in
+      if let id { return try library.entries(id: id) }
+      return try library.entries()
+    }
+  }
+
+  /// Records a finished download, replacing an earlier one of the same book and format.
+  public func recordDownload(_ entry: LibraryEntry) async throws(CatalogError) {
+    let library = self.library
+    try await StoreWork.run { () throws(StoreError) in try library.record(entry) }
+  }
+
+  /// Removes book `id` from the library and returns its rows (the caller deletes the files).
+  public func removeDownloads(id: Int) async throws(CatalogError) -> [LibraryEntry] {
+    let library = self.library
+    return try await StoreWork.run { () throws(StoreError) in try library.remove(id: id) }
+  }
+
+  /// The first line shown when book `id` was last read, or nil.
+  public func readingPosition(id: Int) async throws(CatalogError) -> Int? {
+    let library = self.library
+    return try await StoreWork.run { () throws(StoreError) in try library.readingPosition(id: id) }
+  }
+
+  /// Keeps where the reader is in book `id`.
+  public func setReadingPosition(id: Int, line: Int) async throws(CatalogError) {
+    let library = self.library
+    try await StoreWork.run { () throws(StoreError) in
+      try library.setReadingPosition(id: id, line: line)
+    }
+  }
+}
