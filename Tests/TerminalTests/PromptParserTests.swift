@@ -32,10 +32,10 @@ import Testing
   }
 
   @Test func screensChangeWhatSomeKeysMean() throws {
-    #expect(try parser.parse("", context: .details) == .back)
+    #expect(try parser.parse("", context: .details(from: .browse)) == .back)
     #expect(try parser.parse("b", context: .favorites) == .back)
-    #expect(try parser.parse("f", context: .details) == .toggleFavorites(rows: []))
-    #expect(try parser.parse("sort title", context: .favorites) == .favoritesOrder("title"))
+    #expect(try parser.parse("f", context: .details(from: .browse)) == .toggleFavorites(rows: []))
+    #expect(try parser.parse("sort title", context: .favorites) == .favoritesOrder(.title))
     #expect(try parser.parse("rm 1-2", context: .favorites) == .removeFavorites(rows: [1, 2]))
   }
 

@@ -133,7 +133,7 @@ import Testing
   @Test func promptKeysForDownloadAndRead() throws {
     let parser = PromptParser()
     #expect(try parser.parse("d 3") == .download(row: 3))
-    #expect(try parser.parse("d", context: .details) == .download(row: nil))
+    #expect(try parser.parse("d", context: .details(from: .browse)) == .download(row: nil))
     #expect(try parser.parse("read 2") == .read(row: 2))
     #expect(throws: PromptParser.Failure.self) { try parser.parse("d 1 2") }
   }

@@ -19,6 +19,8 @@ public final class BookDetailViewModel {
   /// The catalogue the view model reads and writes through.
   public let service: CatalogService
   private let state: ObservableState<State>
+  /// What the screen shows when an error is dismissed.
+  private var lastGoodLoad: LoadState = .idle
 
   /// Starts empty; call ``load(id:)``.
   public init(service: CatalogService) {
@@ -36,6 +38,7 @@ public final class BookDetailViewModel {
       State(
         book: book, isFavorite: isFavorite, load: source,
         summaryNeedsNetwork: Self.needsNetwork(book, source: source.source, service)))
+    lastGoodLoad = source
   }
 
   /// The state now; ``observe(_:)`` hears of every change.
@@ -63,10 +66,12 @@ public final class BookDetailViewModel {
         case (_, .simulatedOffline): "simulated offline"
         default: nil
         }
+      let load: LoadState = reason.map { .offline(source, reason: $0) } ?? .loaded(source)
+      lastGoodLoad = load
       state.update {
         $0.book = book
         $0.isFavorite = isFavorite ?? false
-        $0.load = reason.map { .offline(source, reason: $0) } ?? .loaded(source)
+        $0.load = load
         $0.summaryNeedsNetwork = Self.needsNetwork(book, source: source, service)
       }
     } catch {
@@ -85,6 +90,12 @@ public final class BookDetailViewModel {
     } catch {
       fail(error)
     }
+  }
+
+  /// Clears a failed state back to what is on screen (after the error has been shown).
+  public func dismissError() {
+    guard current.load.error != nil else { return }
+    state.update { $0.load = lastGoodLoad }
   }
 
   private func fail(_ error: CatalogError) {

@@ -165,6 +165,12 @@ public final class FavoritesViewModel {
     }
   }
 
+  /// Clears a failed state back to the list on screen (after the error has been shown).
+  public func dismissError() {
+    guard current.load.error != nil else { return }
+    state.update { $0.load = .loaded(.favorite(savedAt: $0.lastRefreshed ?? .distantPast)) }
+  }
+
   private func notice(_ text: String) {
     state.update { $0.notice = text }
   }

@@ -14,26 +14,24 @@ extension GutenbergApp {
 
   /// `gutenberg list`: one page, or with `all` every page, streamed as it arrives.
   public func list(query: BookQuery, all: Bool, format: ListFormat) async -> ExitStatus {
+    var pages = service.pages(query).makeAsyncIterator()
     let first: LoadedPage
     do {
-      first = try await service.page(query)
+      guard let page = try await pages.next() else { return fail(.unexpected("no page")) }
+      first = page
     } catch {
       return fail(error)
     }
-    if let reason = first.fallbackReason {
-      output.printError("note: \(sourceNote(first.source)) (\(Sanitizer.sanitize(reason)))")
-    }
+    noteFallback(first, after: nil)
     guard all else {
       printPage(first, format: format, rowOffset: 0, isFirst: true, isLast: true)
       return .ok
     }
     var loaded = first
-    var seen = Set<Int>()
     var row = 0
-    if format == .json { output.write("[\n") }
     var wroteBook = false
+    if format == .json { output.write("[\n") }
     while true {
-      loaded.page.results.removeAll { !seen.insert($0.id).inserted }
       switch format {
       case .json:
         for book in loaded.page.results {
@@ -44,30 +42,46 @@ extension GutenbergApp {
         printPage(loaded, format: format, rowOffset: row, isFirst: row == 0, isLast: false)
       }
       row += loaded.page.results.count
-      let page = loaded.query.page
-      guard page < loaded.page.pageCount, !loaded.page.results.isEmpty || page == 1 else { break }
+      let previous = loaded
       do {
-        loaded = try await service.page(loaded.query.atPage(page + 1))
+        guard let page = try await pages.next() else { break }
+        loaded = page
       } catch {
         if format == .json { output.write("\n]\n") }
         return fail(error)
       }
+      noteFallback(loaded, after: previous)
     }
     if format == .json { output.write((wroteBook ? "\n" : "") + "]\n") }
     return .ok
   }
 
+  /// Says on standard error where a page came from when it is not live, once per change of
+  /// source (a server lost part-way through `--all` hands over to the fallbacks).
+  private func noteFallback(_ loaded: LoadedPage, after previous: LoadedPage?) {
+    guard let reason = loaded.fallbackReason else { return }
+    if let previous, previous.fallbackReason != nil,
+      Self.sourceName(previous.source) == Self.sourceName(loaded.source)
+    {
+      return
+    }
+    output.printError("note: \(sourceNote(loaded.source)) (\(Sanitizer.sanitize(reason)))")
+  }
+
   /// `gutenberg show ID`: one book with everything the server gives.
   public func show(id: Int, format: ListFormat) async -> ExitStatus {
     let detail = BookDetailViewModel(service: service)
-    await detail.load(id: id)
-    if let error = detail.current.load.error { return fail(error) }
-    guard let book = detail.current.book else { return fail(.invalidInput("no book \(id)")) }
+    let state = await SettledState.after(observe: detail.observe, load: \.load) {
+      await detail.load(id: id)
+    }
+    guard let state else { return fail(.cancelled) }
+    if let error = state.load.error { return fail(error) }
+    guard let book = state.book else { return fail(.invalidInput("no book \(id)")) }
     switch format {
     case .json:
       output.print(String(decoding: book.rawJSON, as: UTF8.self))
     case .automatic:
-      output.print(await detailScreenLines(detail.current))
+      output.print(await detailScreenLines(state))
     }
     return .ok
   }
@@ -217,8 +231,10 @@ extension GutenbergApp {
   /// `gutenberg status`: asks the server whether it answers, then shows the figures.
   public func status(format: ListFormat) async -> ExitStatus {
     let model = StatusViewModel(service: service)
-    await model.refresh(probe: true)
-    let state = model.current
+    let settled = await SettledState.after(observe: model.observe, load: \.load) {
+      await model.refresh(probe: true)
+    }
+    guard let state = settled else { return fail(.cancelled) }
     if let error = state.load.error { return fail(error) }
     switch format {
     case .json:

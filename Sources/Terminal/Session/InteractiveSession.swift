@@ -4,13 +4,13 @@ import Gutendex
 
 /// The interactive browser: reads one command at a time, runs it on the view models, and draws
 /// the screen it leads to. A bad line prints one helpful sentence and changes nothing.
+///
+/// Drawing has one path: the session observes the view model of the screen on display
+/// (``ObservableState``; the token lives as long as the screen) and draws from the states it
+/// hears. Changes made while a command runs are drawn once, when it ends (a page, not every
+/// step of loading it); a change that arrives between commands is drawn at once.
 @MainActor
 public final class InteractiveSession {
-  /// The screen on display; it decides what some keys mean (Enter, `b`, numbers, `sort`).
-  public enum Screen: Sendable, Hashable {
-    case browse, details, links, favorites, status, help
-  }
-
   /// The catalogue every view model of the session shares.
   public let service: CatalogService
   /// The book list.
@@ -21,8 +21,6 @@ public final class InteractiveSession {
   public let status: StatusViewModel
   /// The details screen's view model, while a book is open.
   public private(set) var detail: BookDetailViewModel?
-  /// The book whose links are shown, on the links screen.
-  public private(set) var linksBook: Book?
   /// The screen the user is on.
   public private(set) var screen: Screen = .browse
   let output: TerminalOutput
@@ -30,6 +28,22 @@ public final class InteractiveSession {
   public var bookActions: BookActions?
   let parser = PromptParser()
   let now: @Sendable () -> Date
+  /// The subscription to the view model of the screen on display.
+  private var observation: ObservationToken?
+  /// The latest state heard, not drawn yet.
+  private var heard: ScreenState?
+  /// The state last drawn on this screen; nil right after entering it.
+  private var drawn: ScreenState?
+  /// A load was seen since the last drawing, so the result is drawn even if it is unchanged.
+  private var reloaded = false
+  /// Draw the screen again when the command ends (after the pager, after a download).
+  private var redrawRequested = false
+  /// True while a command runs: what is heard meanwhile is drawn when it ends.
+  private var isRunningCommand = false
+  /// The downloads of the book on the details screen, read when it is drawn.
+  private var detailDownloads: [String] = []
+  /// What the command says about its outcome, printed after the screen it changed.
+  private var notices: [String] = []
 
   /// A session over `service`, drawing on `output`, starting on the first page of `query`.
   public init(
@@ -46,43 +60,43 @@ public final class InteractiveSession {
 
   /// Loads the first page and draws it.
   public func start() async {
-    await browser.load()
-    await showBrowser()
+    await command {
+      enter(.browse)
+      await browser.load()
+    }
   }
 
   /// Handles one input line; returns false when the session should end.
   public func handle(_ line: String) async -> Bool {
-    let command: PromptCommand
+    let parsed: PromptCommand
     do {
-      command = try parser.parse(line, context: parserContext)
+      parsed = try parser.parse(line, context: screen)
     } catch {
       output.print(errorLine(error.message))
       return true
     }
-    return await execute(command)
+    var keepGoing = true
+    await command { keepGoing = await execute(parsed) }
+    return keepGoing
   }
 
   /// A short description of what a command is waiting for, for the progress line.
   public func progressText(for line: String) -> String {
-    guard let command = try? parser.parse(line, context: parserContext) else { return "working…" }
-    switch command {
-    case .next, .previous, .goTo, .search, .languages, .topic, .years, .copyright, .sort, .reset:
-      return "loading…"
-    case .refresh: return screen == .favorites ? "refreshing favourites…" : "refreshing…"
-    case .status: return "checking the server…"
-    default: return "working…"
-    }
+    parser.progressText(for: line, on: screen)
   }
 
-  var parserContext: PromptParser.Context {
-    switch screen {
-    case .browse: .browse
-    case .details: .details
-    case .links: .links
-    case .favorites: .favorites
-    case .status: .status
-    case .help: .help
+  /// Runs one command, then draws what it changed, once.
+  private func command(_ body: () async -> Void) async {
+    isRunningCommand = true
+    await body()
+    isRunningCommand = false
+    if case .details = screen, redrawRequested || heard != drawn {
+      await readDetailDownloads()
     }
+    draw()
+    redrawRequested = false
+    for notice in notices { output.print(noticeLine(notice)) }
+    notices.removeAll()
   }
 
   // MARK: - Commands
@@ -99,8 +113,8 @@ public final class InteractiveSession {
       await browse { await $0.previous() }
     case .goTo(let page):
       if screen == .favorites {
+        redrawRequested = true
         await favorites.goTo(page: page)
-        await showFavorites()
       } else {
         await browse { await $0.goTo(page: page) }
       }
@@ -109,19 +123,18 @@ public final class InteractiveSession {
     case .toggleFavorites(let rows):
       await toggle(rows: rows)
     case .favorites:
+      enter(.favorites)
       await favorites.reload()
-      screen = .favorites
-      await showFavorites()
     case .removeFavorites(let rows):
       guard screen == .favorites else {
         output.print(errorLine("rm works on the favourites screen: type F first"))
         return true
       }
+      redrawRequested = true
       await favorites.remove(rows: rows)
-      await showFavorites()
     case .favoritesOrder(let order):
-      await favorites.setOrder(FavoriteOrder(rawValue: order) ?? .newest)
-      await showFavorites()
+      redrawRequested = true
+      await favorites.setOrder(order)
     case .search(let text):
       await changeQuery { $0.search = text }
     case .languages(let codes):
@@ -145,14 +158,14 @@ public final class InteractiveSession {
       openLinks(row: row)
     case .download(let row):
       await act(row: row, usage: "d N (download book N)") { actions, book in
-        if await actions.download(book) != nil, self.screen == .details {
-          await self.showDetails()
+        if await actions.download(book) != nil, case .details = self.screen {
+          self.redrawRequested = true
         }
       }
     case .read(let row):
       await act(row: row, usage: "read N (read book N)") { actions, book in
         await actions.read(book)
-        await self.redraw()
+        self.redrawRequested = true
       }
     case .offline(let on):
       service.simulateOffline(on)
@@ -166,23 +179,21 @@ public final class InteractiveSession {
     case .importFile(let path):
       await importFile(path)
     case .status:
+      enter(.status)
       await status.refresh(probe: true)
-      screen = .status
-      output.print(statusLines())
     case .help:
-      screen = .help
-      output.print(helpLines())
+      enter(.help)
     case .back:
-      screen = .browse
-      await showBrowser()
+      enter(.browse)
     }
     return true
   }
 
   private func browse(_ action: (BrowserViewModel) async -> Void) async {
-    screen = .browse
+    if screen != .browse { enter(.browse) }
+    // The user asked to see a page: show it even when it is the one already on screen.
+    redrawRequested = true
     await action(browser)
-    await showBrowser()
   }
 
   private func changeQuery(_ change: (inout BookQuery) -> Void) async {
@@ -192,33 +203,29 @@ public final class InteractiveSession {
   }
 
   private func refresh() async {
+    redrawRequested = true
     switch screen {
     case .favorites:
       await favorites.refresh()
       await browser.reloadFavoriteFlags()
-      await showFavorites()
     case .status:
       await status.refresh(probe: true)
-      output.print(statusLines())
     case .details:
-      if let detail, let id = detail.current.book?.id {
-        await detail.load(id: id)
-        await showDetails()
-      }
+      if let detail, let id = detail.current.book?.id { await detail.load(id: id) }
     default:
       await browse { await $0.refresh() }
     }
   }
 
   private func pageFavorites(by delta: Int) async -> Bool {
+    redrawRequested = true
     await favorites.goTo(page: favorites.current.page + delta)
-    await showFavorites()
     return true
   }
 
   /// The book in row `row` of the list on screen (favourites or browse).
   private func book(atRow row: Int) -> (book: Book, load: LoadState)? {
-    if screen == .favorites || (screen != .browse && previousList == .favorites) {
+    if screen.list == .favorites {
       let list = favorites.current.favorites
       guard (1...max(list.count, 1)).contains(row), !list.isEmpty else {
         output.print(errorLine(CatalogError.noSuchRow(row: row, rowCount: list.count).description))
@@ -235,16 +242,11 @@ public final class InteractiveSession {
     return (items[row - 1].book, browser.current.load)
   }
 
-  /// The list the user came from, so `N` on a details screen still means that list's row.
-  private var previousList: Screen = .browse
-
   private func openDetails(row: Int) async {
-    if screen == .favorites || screen == .browse { previousList = screen }
     guard let (book, load) = book(atRow: row) else { return }
     let model = await BookDetailViewModel(service: service, book: book, source: load)
     detail = model
-    screen = .details
-    await showDetails()
+    enter(.details(from: screen.list))
   }
 
   /// Runs a book action on row `row`'s book, or on the book shown when no row is given.
@@ -259,7 +261,7 @@ public final class InteractiveSession {
     if let row {
       guard let found = self.book(atRow: row) else { return }
       book = found.book
-    } else if let shown = detail?.current.book, screen == .details || screen == .links {
+    } else if let shown = detail?.current.book, screen.showsOneBook {
       book = shown
     } else {
       output.print(errorLine("usage: \(usage)"))
@@ -268,74 +270,67 @@ public final class InteractiveSession {
     await body(actions, book)
   }
 
-  /// Draws the current screen again (after the pager).
-  private func redraw() async {
-    switch screen {
-    case .details: await showDetails()
-    case .favorites: await showFavorites()
-    case .links: if let linksBook { output.print(linksLines(linksBook)) }
-    default: await showBrowser()
-    }
-  }
-
   private func openLinks(row: Int?) {
-    if screen == .favorites || screen == .browse { previousList = screen }
     let book: Book
     if let row {
       guard let found = self.book(atRow: row) else { return }
       book = found.book
-    } else if let shown = detail?.current.book, screen == .details || screen == .links {
+    } else if let shown = detail?.current.book, screen.showsOneBook {
       book = shown
     } else {
       output.print(errorLine("usage: links N (download links of row N)"))
       return
     }
-    linksBook = book
-    screen = .links
-    output.print(linksLines(book))
+    enter(.links(book, from: screen.list))
   }
 
   private func toggle(rows: [Int]) async {
     switch screen {
-    case .details, .links:
-      guard let detail, rows.isEmpty || rows == [1] || screen == .links else {
-        return await toggleList(rows: rows)
-      }
+    case .details:
+      // `f` or `f 1` means the book shown; other rows mean the list's rows.
+      guard let detail, rows.isEmpty || rows == [1] else { return await toggleList(rows: rows) }
       await detail.toggleFavorite()
       await browser.reloadFavoriteFlags()
-      if let error = detail.current.load.error {
+      if detail.current.load.error == nil, let book = detail.current.book {
+        notices.append(favoriteNotice(book.title, added: detail.current.isFavorite))
+      }
+    case .links(let book, _):
+      // The links screen shows no favourite mark, so the outcome is said here.
+      let model: BookDetailViewModel
+      if let detail, detail.current.book?.id == book.id {
+        model = detail
+      } else {
+        model = await BookDetailViewModel(service: service, book: book, source: .idle)
+      }
+      await model.toggleFavorite()
+      await browser.reloadFavoriteFlags()
+      if let error = model.current.load.error {
         output.print(errorLine(error.description))
-      } else if let book = detail.current.book {
-        output.print(noticeLine(favoriteNotice(book.title, added: detail.current.isFavorite)))
+        model.dismissError()
+      } else {
+        output.print(noticeLine(favoriteNotice(book.title, added: model.current.isFavorite)))
       }
     case .favorites:
+      redrawRequested = true
       await favorites.remove(rows: rows)
       await browser.reloadFavoriteFlags()
-      await showFavorites()
     default:
       await toggleList(rows: rows)
     }
   }
 
   private func toggleList(rows: [Int]) async {
-    screen = .browse
+    if screen != .browse { enter(.browse) }
     let before = Dictionary(
       browser.current.items.map { ($0.id, $0.isFavorite) }, uniquingKeysWith: { first, _ in first })
     await browser.toggleFavorites(rows: rows)
-    if let error = browser.current.load.error {
-      output.print(errorLine(error.description))
-      browser.dismissError()
-      return
-    }
-    await showBrowser()
+    guard browser.current.load.error == nil else { return }
     let changed = browser.current.items.filter { before[$0.id] != $0.isFavorite }
     if changed.count == 1, let item = changed.first {
-      output.print(noticeLine(favoriteNotice(item.book.title, added: item.isFavorite)))
+      notices.append(favoriteNotice(item.book.title, added: item.isFavorite))
     } else if !changed.isEmpty {
       let added = changed.filter(\.isFavorite).count
-      output.print(
-        noticeLine(
-          "Favourites: \(added) added, \(changed.count - added) removed."))
+      notices.append("Favourites: \(added) added, \(changed.count - added) removed.")
     }
   }
 
@@ -349,8 +344,7 @@ public final class InteractiveSession {
     let file = URL(
       fileURLWithPath: path ?? "gutenberg-favorites-\(TextFormat.date(now(), timeZone: .gmt)).json")
     do {
-      try await favorites.export(to: file)
-      let count = (try? await service.favoritesSummary().count) ?? 0
+      let count = try await service.exportFavorites(to: file)
       output.print(exportLines(count: count, path: file.path))
     } catch {
       output.print(errorLine(error.description))
@@ -366,9 +360,13 @@ public final class InteractiveSession {
       return
     }
     do {
-      try await favorites.importDocument(data, source: path)
+      let summary = try await service.importFavorites(data, source: path)
+      // The lists on screen change through their view models and are drawn again.
+      await favorites.reload()
       await browser.reloadFavoriteFlags()
-      if let notice = favorites.current.notice { output.print(noticeLine(notice)) }
+      notices.append(
+        "Imported from \(path): \(summary.added) added, \(summary.updated) updated, "
+          + "\(summary.unchanged) unchanged.")
     } catch {
       output.print(errorLine(error.description))
     }
@@ -390,36 +388,84 @@ public final class InteractiveSession {
 
   // MARK: - Drawing
 
-  private func showBrowser() async {
-    let state = browser.current
-    if let error = state.load.error {
-      output.print(errorLine(error.description))
-      browser.dismissError()
-      return
+  /// Leaves the current screen (cancelling its subscription) and subscribes to the new one's
+  /// view model; the new screen is drawn when the command ends.
+  private func enter(_ next: Screen) {
+    observation?.cancel()
+    observation = nil
+    screen = next
+    heard = nil
+    drawn = nil
+    reloaded = false
+    switch next {
+    case .browse:
+      observation = browser.observe { [weak self] in self?.hear(.browse($0)) }
+    case .details:
+      observation = detail?.observe { [weak self] in self?.hear(.details($0)) }
+    case .favorites:
+      observation = favorites.observe { [weak self] in self?.hear(.favorites($0)) }
+    case .status:
+      observation = status.observe { [weak self] in self?.hear(.status($0)) }
+    case .links(let book, _):
+      heard = .links(book)
+    case .help:
+      heard = .help
     }
-    output.print(browseLines())
   }
 
-  private func showFavorites() async {
-    let state = favorites.current
-    if let error = state.load.error {
-      output.print(errorLine(error.description))
-      await favorites.reload()
-      return
-    }
-    output.print(favoritesLines())
+  /// An observer's callback: keep the state; draw at once when no command is running.
+  private func hear(_ state: ScreenState) {
+    heard = state
+    if state.isLoading { reloaded = true }
+    if !isRunningCommand { draw() }
   }
 
-  private func showDetails() async {
-    guard let detail else { return }
-    if let error = detail.current.load.error {
+  /// Draws what was heard since the last drawing: an error line, a notice for a change that
+  /// needs no new screen (a favourite toggled on the details screen), or the screen.
+  private func draw() {
+    guard let state = heard, !state.isLoading else { return }
+    if let error = state.error {
       output.print(errorLine(error.description))
+      // Showing an error clears it; what it clears back to is already on screen.
+      heard = drawn
+      reloaded = false
+      redrawRequested = false
+      dismissError()
       return
     }
-    var downloads: [String] = []
-    if let id = detail.current.book?.id, let actions = bookActions {
-      downloads = await actions.downloads(id)
-    }
-    output.print(detailLines(detail.current, downloads: downloads))
+    let changed = state != drawn || reloaded || redrawRequested
+    guard changed else { return }
+    let lines = ScreenDrawing.lines(
+      from: redrawRequested || reloaded ? nil : drawn, to: state, in: self)
+    redrawRequested = false
+    reloaded = false
+    drawn = state
+    output.print(lines)
   }
+
+  /// Clears the failed state of the screen's view model (its observer hears the change).
+  private func dismissError() {
+    let wasRunning = isRunningCommand
+    // The cleared state equals what is drawn: hear it without drawing.
+    isRunningCommand = true
+    switch screen {
+    case .browse: browser.dismissError()
+    case .favorites: favorites.dismissError()
+    case .details: detail?.dismissError()
+    default: break
+    }
+    isRunningCommand = wasRunning
+    heard = drawn
+  }
+
+  private func readDetailDownloads() async {
+    if let id = detail?.current.book?.id, let actions = bookActions {
+      detailDownloads = await actions.downloads(id)
+    } else {
+      detailDownloads = []
+    }
+  }
+
+  /// The downloads of the book on the details screen, as last read.
+  var shownDownloads: [String] { detailDownloads }
 }

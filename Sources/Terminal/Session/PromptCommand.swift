@@ -1,3 +1,4 @@
+import Catalog
 import Gutendex
 
 /// One line typed at the interactive prompt, understood.
@@ -12,7 +13,7 @@ public enum PromptCommand: Sendable, Hashable {
   /// Remove favourites by row (favourites screen).
   case removeFavorites(rows: [Int])
   /// Order the favourites screen.
-  case favoritesOrder(String)
+  case favoritesOrder(FavoriteOrder)
   case search(String?)
   case languages([String])
   case topic(String?)

@@ -1,0 +1,38 @@
+import Catalog
+import Foundation
+
+/// What the session prints for a new state of the screen on display, given what it drew last.
+@MainActor
+enum ScreenDrawing {
+  /// The lines for `state`; `previous` is the state last drawn on this screen (nil: draw all).
+  static func lines(
+    from previous: ScreenState?, to state: ScreenState, in session: InteractiveSession
+  )
+    -> [String]
+  {
+    let width = session.output.width
+    let style = session.output.style
+    switch state {
+    case .browse(let browse):
+      return ScreenMapping.browse(browse, now: session.now()).lines(width: width, style: style)
+    case .details(let details):
+      // Only the favourite flag changed: the command's notice says so, the screen stands.
+      if case .details(var before)? = previous {
+        before.isFavorite = details.isFavorite
+        if before == details { return [] }
+      }
+      return session.detailLines(details, downloads: session.shownDownloads)
+    case .favorites(let favorites):
+      return ScreenMapping.favorites(favorites).lines(width: width, style: style)
+    case .status(let status):
+      return ScreenMapping.status(
+        status, source: ScreenMapping.source(session.browser.current.load, now: session.now()),
+        now: session.now()
+      ).lines(width: width, style: style)
+    case .links(let book):
+      return session.linksLines(book)
+    case .help:
+      return session.helpLines()
+    }
+  }
+}
