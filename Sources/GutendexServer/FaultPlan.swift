@@ -36,6 +36,10 @@ public struct FaultPlan: Sendable, Hashable {
   public var redirectToForeignHost: Bool
   /// Rewrite book titles and first author names with terminal escapes (see ``HostileText``).
   public var hostileText: Bool
+  /// How many more requests the plan applies to before the server heals itself (nil: all).
+  /// A test that needs "fail twice, then work" sets 2 here rather than racing the client to
+  /// switch the faults off.
+  public var remainingRequests: Int?
 
   /// A plan with the given faults; by default none.
   public init(
@@ -43,7 +47,7 @@ public struct FaultPlan: Sendable, Hashable {
     invalidJSON: Bool = false, wrongContentType: Bool = false, resetMidBody: Bool = false,
     stallAfterHeaders: Bool = false, stallMidBody: Bool = false,
     oversizedBody: OversizedBody? = nil,
-    redirectToForeignHost: Bool = false, hostileText: Bool = false
+    redirectToForeignHost: Bool = false, hostileText: Bool = false, remainingRequests: Int? = nil
   ) {
     self.latency = latency
     self.statusScript = statusScript
@@ -56,6 +60,7 @@ public struct FaultPlan: Sendable, Hashable {
     self.oversizedBody = oversizedBody
     self.redirectToForeignHost = redirectToForeignHost
     self.hostileText = hostileText
+    self.remainingRequests = remainingRequests
   }
 
   /// No faults: the handler's answers, delivered faithfully.

@@ -188,6 +188,13 @@ public final class LoopbackServer: Sendable {
       if state.requests.count > Self.maxLoggedRequests {
         state.requests.removeFirst(state.requests.count - Self.maxLoggedRequests)
       }
+      if let remaining = state.faults.remainingRequests {
+        guard remaining > 0 else {
+          state.faults = .none
+          return (.none, nil)
+        }
+        state.faults.remainingRequests = remaining - 1
+      }
       let scripted =
         state.faults.statusScript.isEmpty ? nil : state.faults.statusScript.removeFirst()
       return (state.faults, scripted)

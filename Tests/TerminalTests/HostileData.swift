@@ -1,3 +1,4 @@
+import Catalog
 import Foundation
 import Gutendex
 
@@ -40,18 +41,22 @@ enum HostileData {
         "browse",
         BrowseScreen(
           query: poison, page: 1, pageCount: 2, totalCount: 40,
-          source: .offlineEmbedded(snapshot: poison), rows: rows(), notice: poison,
+          provenance: Provenance(.local(name: poison), fallbackReason: poison), rows: rows(),
+          notice: poison,
           error: poison, hints: [poison])
       ),
       (
         "browse-cache",
         BrowseScreen(
-          query: poison, page: 1, pageCount: 1, totalCount: 0, source: .cache(age: 90), rows: [])
+          query: poison, page: 1, pageCount: 1, totalCount: 0,
+          provenance: Provenance(.cache(fetchedAt: now.addingTimeInterval(-90))), now: now, rows: []
+        )
       ),
       (
         "details",
         DetailScreen(
-          book: book, isFavorite: true, source: .embedded(snapshot: poison), notice: poison,
+          book: book, isFavorite: true, provenance: Provenance(.local(name: poison)),
+          notice: poison,
           error: poison)
       ),
       ("links", LinksScreen(book: book)),
@@ -63,13 +68,16 @@ enum HostileData {
         "status",
         StatusScreen(
           serverURL: "https://example.org/" + poison,
-          reachability: .unreachable(checkedAgo: 10, reason: poison), source: .offlineCache(age: 7),
+          reachability: .unreachable(checkedAgo: 10, reason: poison),
+          provenance: Provenance(
+            .cache(fetchedAt: now.addingTimeInterval(-7)), fallbackReason: poison),
+          now: now,
           favoriteCount: 2, favoritesRefreshedAgo: nil, cachedPageCount: 1, cacheBytes: 10,
           oldestCachedAge: nil,
           requests: [
             .init(
               startedAt: now, target: poison, outcome: .failure(poison), durationMilliseconds: 3,
-              origin: .fallback)
+              origin: .local)
           ])
       ),
       ("help", HelpScreen(entries: [.init(poison, poison), .init("x", poison)])),

@@ -1,3 +1,4 @@
+import Catalog
 import Foundation
 import Gutendex
 import Testing
@@ -103,17 +104,27 @@ import Testing
     #expect(live.last == BrowseScreen.defaultHints.joined(separator: " · "))
   }
 
+  static let now = SampleScreens.now
+  static let embedded = PageSource.local(name: "embedded catalogue of 2025-08")
+
   @Test(arguments: [
-    (PageSource.live, nil as String?),
-    (.cache(age: 7_200), "cached page from 2 h ago"),
-    (.embedded(snapshot: "2025-08"), "embedded catalogue of 2025-08"),
-    (.offlineCache(age: 300), "offline — showing cached page from 5 min ago"),
-    (.offlineEmbedded(snapshot: "2025-08"), "offline — embedded catalogue of 2025-08"),
+    (Provenance.network, nil as String?),
+    (Provenance(.cache(fetchedAt: now.addingTimeInterval(-7_200))), "cached page from 2 h ago"),
+    (Provenance(embedded), "embedded catalogue of 2025-08"),
+    (
+      Provenance(.cache(fetchedAt: now.addingTimeInterval(-300)), fallbackReason: "timed out"),
+      "offline — showing cached page from 5 min ago"
+    ),
+    (
+      Provenance(embedded, fallbackReason: "connection refused"),
+      "offline — embedded catalogue of 2025-08"
+    ),
   ])
-  func bannersSayWhereThePageCameFrom(source: PageSource, banner: String?) {
-    #expect(source.banner == banner)
+  func bannersSayWhereThePageCameFrom(provenance: Provenance, banner: String?) {
+    #expect(ProvenanceText.banner(provenance, now: Self.now) == banner)
     let screen = BrowseScreen(
-      query: "", page: 1, pageCount: 1, totalCount: 0, source: source, rows: [])
+      query: "", page: 1, pageCount: 1, totalCount: 0, provenance: provenance, now: Self.now,
+      rows: [])
     let lines = screen.lines(width: 80, style: .plain)
     #expect(lines[0] == "all books · no books")
     #expect(lines.contains("No books match. Try `reset`."))
@@ -198,7 +209,8 @@ import Testing
     book.authors = []
     book.copyright = true
     let offline = DetailScreen(
-      book: book, summaryNeedsNetwork: true, source: .offlineEmbedded(snapshot: "2025-08")
+      book: book, summaryNeedsNetwork: true,
+      provenance: Provenance(Self.embedded, fallbackReason: "connection refused")
     )
     .lines(width: 80, style: .plain)
     #expect(offline.contains("Summary:      needs the network (embedded catalogue has none)"))
@@ -262,7 +274,7 @@ import Testing
     #expect(lines.contains("Cache:       48 pages · 1.2 MB · oldest 2 days ago"))
     #expect(lines.contains("Favourites:  7 books · refreshed 3 h ago"))
     let request = lines.first { $0.contains("/books/2554/") }
-    #expect(request == "  06:28:25  HTTP 200                        412 ms  network   /books/2554/")
+    #expect(request == "  06:28:25  HTTP 200                        412 ms  network  /books/2554/")
   }
 
   @Test func errorLines() throws {

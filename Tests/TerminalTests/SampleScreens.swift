@@ -72,8 +72,10 @@ enum SampleScreens {
     let page = try Fixtures.page("ru__page_1")
     return BrowseScreen(
       query: BrowseScreen.summary(of: BookQuery(languages: ["ru"])), page: 1,
-      pageCount: page.pageCount, totalCount: page.count, source: .offlineCache(age: 300),
-      rows: rows(page.results))
+      pageCount: page.pageCount, totalCount: page.count,
+      provenance: Provenance(
+        .cache(fetchedAt: now.addingTimeInterval(-300)), fallbackReason: "connection refused"),
+      now: now, rows: rows(page.results))
   }
 
   static func offlineEmbedded() throws -> BrowseScreen {
@@ -81,20 +83,23 @@ enum SampleScreens {
     return BrowseScreen(
       query: BrowseScreen.summary(of: BookQuery(languages: ["zh"])), page: 1,
       pageCount: page.pageCount, totalCount: page.count,
-      source: .offlineEmbedded(snapshot: "2025-08"), rows: rows(page.results))
+      provenance: Provenance(
+        .local(name: "embedded catalogue of 2025-08"), fallbackReason: "connection refused"),
+      now: now, rows: rows(page.results))
   }
 
   static func status() -> StatusScreen {
     func at(_ seconds: Double) -> Date { now.addingTimeInterval(-seconds) }
     return StatusScreen(
-      serverURL: "https://gutendex.com", reachability: .reachable(checkedAgo: 95), source: .live,
+      serverURL: "https://gutendex.com", reachability: .reachable(checkedAgo: 95),
+      provenance: .network, now: now,
       favoriteCount: 7, favoritesRefreshedAgo: 3 * 3_600 + 120, cachedPageCount: 48,
       cacheBytes: 1_258_291, oldestCachedAge: 2 * 86_400 + 600,
       requests: [
         .init(
           startedAt: at(600), target: "/books/?languages=ru",
           outcome: .failure("timed out after 10 s"),
-          durationMilliseconds: 10_000, origin: .fallback),
+          durationMilliseconds: 10_000, origin: .local),
         .init(
           startedAt: at(420), target: "/books/", outcome: .status(429), durationMilliseconds: 88,
           origin: .network),

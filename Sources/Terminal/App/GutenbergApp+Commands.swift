@@ -65,7 +65,7 @@ extension GutenbergApp {
     {
       return
     }
-    output.printError("note: \(sourceNote(loaded.source)) (\(Sanitizer.sanitize(reason)))")
+    output.printError("note: \(sourceNote(loaded.provenance)) (\(Sanitizer.sanitize(reason)))")
   }
 
   /// `gutenberg show ID`: one book with everything the server gives.

@@ -1,3 +1,5 @@
+import Catalog
+import Foundation
 import Gutendex
 
 /// A page of books: what was asked, where the page is, where it came from, the numbered rows
@@ -12,8 +14,10 @@ public struct BrowseScreen: Sendable, Hashable {
   public var pageCount: Int
   /// How many books match in all.
   public var totalCount: Int
-  /// Where the page came from.
-  public var source: PageSource
+  /// Where the page came from; a banner is shown when not live.
+  public var provenance: Provenance
+  /// The time ages in the banner are measured from.
+  public var now: Date
   /// The books on this page, in order.
   public var rows: [BookRow]
   /// A line of news for the user (`added 3 to favourites`), shown under the rows.
@@ -31,15 +35,17 @@ public struct BrowseScreen: Sendable, Hashable {
 
   /// A listing screen.
   public init(
-    query: String, page: Int, pageCount: Int, totalCount: Int, source: PageSource = .live,
-    rows: [BookRow], notice: String? = nil, error: String? = nil,
+    query: String, page: Int, pageCount: Int, totalCount: Int,
+    provenance: Provenance = .network, now: Date = Date(), rows: [BookRow], notice: String? = nil,
+    error: String? = nil,
     hints: [String] = BrowseScreen.defaultHints
   ) {
     self.query = query
     self.page = page
     self.pageCount = pageCount
     self.totalCount = totalCount
-    self.source = source
+    self.provenance = provenance
+    self.now = now
     self.rows = rows
     self.notice = notice
     self.error = error
@@ -52,7 +58,7 @@ extension BrowseScreen: LineRendering {
   /// notice and error, and the keys.
   public func lines(width: Int, style: Style) -> [String] {
     var lines = header(width: width, style: style)
-    if let banner = source.banner {
+    if let banner = ProvenanceText.banner(provenance, now: now) {
       lines += TextWrapper.wrap(banner, toCells: width).map(style.yellow)
     }
     if rows.isEmpty {

@@ -1,3 +1,5 @@
+import Catalog
+import Foundation
 import Gutendex
 
 /// Everything known about one book, one labelled field per line, long text wrapped.
@@ -9,7 +11,9 @@ public struct DetailScreen: Sendable, Hashable {
   /// True when the book came from the embedded catalogue, which carries no summaries.
   public var summaryNeedsNetwork: Bool
   /// Where the book came from; a banner is shown when not live.
-  public var source: PageSource
+  public var provenance: Provenance
+  /// The time ages in the banner are measured from.
+  public var now: Date
   /// A line of news for the user.
   public var notice: String?
   /// What went wrong, without the `error:` prefix.
@@ -27,13 +31,15 @@ public struct DetailScreen: Sendable, Hashable {
   /// A details screen.
   public init(
     book: Book, isFavorite: Bool = false, summaryNeedsNetwork: Bool = false,
-    source: PageSource = .live, notice: String? = nil, error: String? = nil,
+    provenance: Provenance = .network, now: Date = Date(), notice: String? = nil,
+    error: String? = nil,
     hints: [String] = DetailScreen.defaultHints
   ) {
     self.book = book
     self.isFavorite = isFavorite
     self.summaryNeedsNetwork = summaryNeedsNetwork
-    self.source = source
+    self.provenance = provenance
+    self.now = now
     self.notice = notice
     self.error = error
     self.hints = hints
@@ -61,7 +67,7 @@ extension DetailScreen: LineRendering {
     let title = Sanitizer.sanitize(book.title)
     var lines = TextWrapper.wrap(title.isEmpty ? "(untitled)" : title, toCells: width)
       .map(style.bold)
-    if let banner = source.banner {
+    if let banner = ProvenanceText.banner(provenance, now: now) {
       lines += TextWrapper.wrap(banner, toCells: width).map(style.yellow)
     }
     lines +=

@@ -1,16 +1,9 @@
+import Catalog
 import Foundation
 
 /// The saved favourites: how many, in what order, one row each with the date it was added and
 /// a mark when the server no longer has the book.
 public struct FavoritesScreen: Sendable, Hashable {
-  /// How the favourites are sorted.
-  public enum Order: String, Sendable, Hashable, CaseIterable {
-    /// Most recently added first.
-    case newest
-    case title
-    case author
-  }
-
   /// One favourite.
   public struct Row: Sendable, Hashable {
     /// The book as a listing row.
@@ -29,7 +22,7 @@ public struct FavoritesScreen: Sendable, Hashable {
   }
 
   /// The order of ``rows``.
-  public var order: Order
+  public var order: FavoriteOrder
   /// The favourites, in ``order``.
   public var rows: [Row]
   /// The time zone for the added dates (the user's own; fixed in tests).
@@ -64,7 +57,7 @@ public struct FavoritesScreen: Sendable, Hashable {
 
   /// A favourites screen.
   public init(
-    order: Order, rows: [Row], timeZone: TimeZone = .current, notice: String? = nil,
+    order: FavoriteOrder, rows: [Row], timeZone: TimeZone = .current, notice: String? = nil,
     error: String? = nil, hints: [String] = FavoritesScreen.defaultHints,
     emptyText: String = FavoritesScreen.defaultEmptyText, totalCount: Int? = nil, page: Int = 1,
     pageCount: Int = 1

@@ -1,3 +1,4 @@
+import Catalog
 import Foundation
 
 /// The state of the connection, cache and favourites, and the last few requests: what the user
@@ -23,16 +24,6 @@ public struct StatusScreen: Sendable, Hashable {
       case failure(String)
     }
 
-    /// Where the answer came from.
-    public enum Origin: String, Sendable, Hashable {
-      /// The server.
-      case network
-      /// The local page cache, without asking the server.
-      case cache
-      /// The cache or embedded catalogue, after the server failed.
-      case fallback
-    }
-
     /// When it was sent.
     public var startedAt: Date
     /// What was asked, e.g. `/books/?page=2`.
@@ -42,12 +33,12 @@ public struct StatusScreen: Sendable, Hashable {
     /// How long it took.
     public var durationMilliseconds: Int
     /// Where the answer came from.
-    public var origin: Origin
+    public var origin: RequestLog.Entry.Origin
 
     /// A request line.
     public init(
       startedAt: Date, target: String, outcome: Outcome, durationMilliseconds: Int,
-      origin: Origin
+      origin: RequestLog.Entry.Origin
     ) {
       self.startedAt = startedAt
       self.target = target
@@ -62,7 +53,9 @@ public struct StatusScreen: Sendable, Hashable {
   /// Whether it answered lately.
   public var reachability: Reachability
   /// Where the current page came from.
-  public var source: PageSource
+  public var provenance: Provenance
+  /// The time ages are measured from.
+  public var now: Date
   /// How many favourites are saved.
   public var favoriteCount: Int
   /// Seconds since the favourites were last refreshed from the server; nil: never.
@@ -85,14 +78,16 @@ public struct StatusScreen: Sendable, Hashable {
 
   /// A status screen.
   public init(
-    serverURL: String, reachability: Reachability, source: PageSource, favoriteCount: Int,
+    serverURL: String, reachability: Reachability, provenance: Provenance, now: Date = Date(),
+    favoriteCount: Int,
     favoritesRefreshedAgo: TimeInterval?, cachedPageCount: Int, cacheBytes: Int,
     oldestCachedAge: TimeInterval?, requests: [Request], timeZone: TimeZone = .current,
     hints: [String] = StatusScreen.defaultHints
   ) {
     self.serverURL = serverURL
     self.reachability = reachability
-    self.source = source
+    self.provenance = provenance
+    self.now = now
     self.favoriteCount = favoriteCount
     self.favoritesRefreshedAgo = favoritesRefreshedAgo
     self.cachedPageCount = cachedPageCount
@@ -115,7 +110,7 @@ extension StatusScreen: LineRendering {
     lines += ScreenParts.urlField(
       "Server", serverURL, labelWidth: labelWidth, width: width, style: style)
     lines += field("Reachable", reachabilityText)
-    lines += field("Source", source.summary)
+    lines += field("Source", ProvenanceText.summary(provenance, now: now))
     var favorites = TextFormat.plural(favoriteCount, "book")
     if let ago = favoritesRefreshedAgo {
       favorites += " · refreshed \(TextFormat.age(ago))"

@@ -26,8 +26,7 @@ enum ScreenDrawing {
       return ScreenMapping.favorites(favorites).lines(width: width, style: style)
     case .status(let status):
       return ScreenMapping.status(
-        status, source: ScreenMapping.source(session.browser.current.load, now: session.now()),
-        now: session.now()
+        status, page: session.browser.current.load.provenance, now: session.now()
       ).lines(width: width, style: style)
     case .links(let book):
       return session.linksLines(book)

@@ -5,35 +5,13 @@ import GutendexEngine
 
 /// Turns view-model state into the plain screen structs the renderers draw.
 enum ScreenMapping {
-  /// Where a screen's books came from, as the renderers name it.
-  static func source(_ load: LoadState, now: Date) -> PageSource {
-    switch load {
-    case .loaded(let origin): source(origin, offline: false, now: now)
-    case .offline(let origin, _): source(origin, offline: true, now: now)
-    case .idle, .loading, .failed: .live
-    }
-  }
-
-  static func source(_ source: Catalog.PageSource, offline: Bool, now: Date) -> PageSource {
-    switch source {
-    case .network:
-      return .live
-    case .cache(let fetchedAt), .favorite(let fetchedAt):
-      let age = max(0, now.timeIntervalSince(fetchedAt))
-      return offline ? .offlineCache(age: age) : .cache(age: age)
-    case .local:
-      let snapshot = EmbeddedCatalogue.snapshotDate
-      return offline ? .offlineEmbedded(snapshot: snapshot) : .embedded(snapshot: snapshot)
-    }
-  }
-
   static func browse(_ state: BrowserViewModel.State, notice: String? = nil, now: Date)
     -> BrowseScreen
   {
     BrowseScreen(
       query: BrowseScreen.summary(of: state.query), page: state.page,
       pageCount: state.pageCount ?? 1, totalCount: state.totalCount ?? 0,
-      source: source(state.load, now: now),
+      provenance: state.load.provenance ?? .network, now: now,
       rows: state.items.enumerated().map { index, item in
         BookRow(number: index + 1, book: item.book, isFavorite: item.isFavorite)
       },
@@ -50,14 +28,14 @@ enum ScreenMapping {
     guard let book = state.book else { return nil }
     return DetailScreen(
       book: book, isFavorite: state.isFavorite, summaryNeedsNetwork: state.summaryNeedsNetwork,
-      source: source(state.load, now: now))
+      provenance: state.load.provenance ?? .network, now: now)
   }
 
   static func favorites(_ state: FavoritesViewModel.State, timeZone: TimeZone = .current)
     -> FavoritesScreen
   {
     FavoritesScreen(
-      order: FavoritesScreen.Order(rawValue: state.order.rawValue) ?? .newest,
+      order: state.order,
       rows: favoriteRows(state.favorites), timeZone: timeZone, notice: state.notice,
       error: state.load.error?.description, totalCount: state.count, page: state.page,
       pageCount: state.pageCount)
@@ -71,7 +49,7 @@ enum ScreenMapping {
     }
   }
 
-  static func status(_ state: StatusViewModel.State, source pageSource: PageSource, now: Date)
+  static func status(_ state: StatusViewModel.State, page: Provenance?, now: Date)
     -> StatusScreen
   {
     let reachability: StatusScreen.Reachability
@@ -91,21 +69,35 @@ enum ScreenMapping {
         startedAt: entry.date, target: entry.url,
         outcome: entry.error.map { .failure($0) } ?? .status(entry.status ?? 200),
         durationMilliseconds: Int(entry.duration / .milliseconds(1)),
-        origin: entry.origin == .network ? .network : entry.origin == .cache ? .cache : .fallback)
+        origin: entry.origin)
     }
-    var currentSource = pageSource
+    // Before any page is shown, say where the next one would come from.
+    let local = PageSource.local(name: state.localCatalogue ?? "local catalogue")
+    var current = page ?? .network
     if state.mode == .localOnly {
-      currentSource = .embedded(snapshot: EmbeddedCatalogue.snapshotDate)
-    } else if state.network.isOffline, case .live = pageSource {
-      currentSource = .offlineEmbedded(snapshot: EmbeddedCatalogue.snapshotDate)
+      current = Provenance(local)
+    } else if state.network.isOffline, current.source == .network {
+      current = Provenance(local, fallbackReason: Self.offlineReason(state.network))
     }
     return StatusScreen(
-      serverURL: state.server.absoluteString, reachability: reachability, source: currentSource,
+      serverURL: state.server.absoluteString, reachability: reachability, provenance: current,
+      now: now,
       favoriteCount: state.favoritesCount ?? 0,
       favoritesRefreshedAgo: state.favoritesRefreshed.map { max(0, now.timeIntervalSince($0)) },
       cachedPageCount: state.cache?.entries ?? 0, cacheBytes: state.cache?.bytes ?? 0,
       oldestCachedAge: state.cache?.oldest.map { max(0, now.timeIntervalSince($0)) },
       requests: requests)
+  }
+}
+
+extension ScreenMapping {
+  /// Why the network is considered down, for a fallback's provenance.
+  static func offlineReason(_ network: NetworkState) -> String {
+    switch network {
+    case .offline(let reason, _): reason
+    case .simulatedOffline: "simulated offline"
+    default: "offline"
+    }
   }
 }
 
@@ -139,7 +131,7 @@ extension InteractiveSession {
 
   func statusLines() -> [String] {
     ScreenMapping.status(
-      status.current, source: ScreenMapping.source(browser.current.load, now: now()), now: now()
+      status.current, page: browser.current.load.provenance, now: now()
     ).lines(width: output.width, style: output.style)
   }
 
@@ -194,8 +186,8 @@ extension GutenbergApp {
     }
   }
 
-  func sourceNote(_ source: Catalog.PageSource) -> String {
-    ScreenMapping.source(source, offline: true, now: Date()).banner ?? "offline"
+  func sourceNote(_ provenance: Provenance) -> String {
+    ProvenanceText.banner(provenance, now: Date()) ?? "offline"
   }
 
   func detailScreenLines(_ state: BookDetailViewModel.State) async -> [String] {
@@ -234,7 +226,7 @@ extension GutenbergApp {
   }
 
   func statusScreenLines(_ state: StatusViewModel.State) -> [String] {
-    var screen = ScreenMapping.status(state, source: .live, now: Date())
+    var screen = ScreenMapping.status(state, page: nil, now: Date())
     // `gutenberg status` is a one-shot command: the browser's keys would mean nothing here.
     screen.hints = []
     return screen.lines(width: output.isTerminal ? output.width : 100, style: output.style)
