@@ -42,8 +42,7 @@ enum HostileData {
         BrowseScreen(
           query: poison, page: 1, pageCount: 2, totalCount: 40,
           provenance: Provenance(.local(name: poison), fallbackReason: poison), rows: rows(),
-          notice: poison,
-          error: poison, hints: [poison])
+          hints: [poison])
       ),
       (
         "browse-cache",
@@ -55,14 +54,13 @@ enum HostileData {
       (
         "details",
         DetailScreen(
-          book: book, isFavorite: true, provenance: Provenance(.local(name: poison)),
-          notice: poison,
-          error: poison)
+          book: book, isFavorite: true,
+          provenance: Provenance(.local(name: poison), fallbackReason: poison))
       ),
       ("links", LinksScreen(book: book)),
       (
         "favorites",
-        FavoritesScreen(order: .author, rows: favorites, notice: poison, error: poison)
+        FavoritesScreen(order: .author, rows: favorites, notice: poison)
       ),
       (
         "status",
@@ -83,7 +81,7 @@ enum HostileData {
       ("help", HelpScreen(entries: [.init(poison, poison), .init("x", poison)])),
       ("export", ExportConfirmation(count: 1, path: "/tmp/" + poison)),
       ("error", ErrorLine(poison)),
-      ("unknown-command", ErrorLine.unknownCommand(poison)),
+      ("unknown-command", ErrorLine("unknown command '\(poison)' — type ? for help")),
     ]
   }
 }

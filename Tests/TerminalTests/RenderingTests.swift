@@ -97,7 +97,9 @@ import Testing
     let lines = try SampleScreens.offlineCached().lines(width: 100, style: .plain)
     #expect(lines[0] == "lang ru · sort popular · page 1 of 1 · 9 books")
     #expect(lines[1] == "offline — showing cached page from 5 min ago")
-    #expect(lines[2].hasPrefix("  1   1001 задача"))
+    // Why the server was not used, under the banner.
+    #expect(lines[2] == "(connection refused)")
+    #expect(lines[3].hasPrefix("  1   1001 задача"))
     let live = try SampleScreens.browse().lines(width: 100, style: .plain)
     #expect(live[0] == "all books · page 1 of 2,409 · 77,080 books")
     #expect(live[1].hasPrefix("  1 * Frankenstein"))
@@ -278,21 +280,17 @@ import Testing
   }
 
   @Test func errorLines() throws {
+    // The messages production prints after `error:` (what the app says, not a copy of it).
+    let url = try #require(URL(string: "https://gutendex.com/books/?page=2"))
     #expect(
-      ErrorLine.rateLimited(retryAfter: .seconds(2)).text == "error: rate limited, retry in 2 s")
+      ErrorLine(GutendexError.unreachable(url: url, reason: "connection refused").description)
+        .text == "error: cannot reach gutendex.com: connection refused")
     #expect(
-      ErrorLine.rateLimited(retryAfter: .milliseconds(1_500)).text
-        == "error: rate limited, retry in 2 s")
-    #expect(ErrorLine.rateLimited(retryAfter: nil).text == "error: rate limited, retry later")
-    #expect(
-      ErrorLine.pageOutOfRange(page: 9, pageCount: 3).text == "error: page 9 is out of range (1–3)")
-    #expect(
-      ErrorLine.pageOutOfRange(page: 2, pageCount: 1).text
-        == "error: page 2 is out of range (only page 1)")
-    #expect(
-      ErrorLine.unknownCommand("xyz").text == "error: unknown command 'xyz' — type ? for help")
-    #expect(
-      SampleScreens.serverDown().text == "error: cannot reach gutendex.com: connection refused")
+      ErrorLine(CatalogError.pageOutOfRange(page: 2, pageCount: 1).description).text
+        == "error: page 2 is out of range (there is only page 1)")
+    #expect(throws: PromptParser.Failure(message: "unknown command 'xyz' — type ? for help")) {
+      try PromptParser().parse("xyz")
+    }
     let wrapped = ErrorLine(String(repeating: "word ", count: 30)).lines(width: 40, style: .plain)
     #expect(wrapped.count > 1)
     #expect(wrapped[0].hasPrefix("error: word"))

@@ -5,8 +5,9 @@ import Testing
 
 @testable import Terminal
 
-/// Every screen built from real recordings with fixed dates and ages, for the captures in
-/// `Screens/` and the width and sanitising checks.
+/// Every renderer's input built by hand from real recordings with fixed dates and ages, for the
+/// renderers' unit tests (widths, sanitising, alignment). The captures in `Screens/` come from
+/// the running app instead (``ProductionCaptures``).
 enum SampleScreens {
   /// A fixed "now": 2026-11-21 06:30:00 UTC.
   static let now = Date(timeIntervalSince1970: 1_795_242_600)
@@ -115,16 +116,6 @@ enum SampleScreens {
       ], timeZone: utc)
   }
 
-  static func serverDown() -> ErrorLine {
-    let url = URL(string: "https://gutendex.com/books/?page=2") ?? URL(fileURLWithPath: "/")
-    return ErrorLine(GutendexError.unreachable(url: url, reason: "connection refused"))
-  }
-
-  static func rateLimited() -> ErrorLine {
-    let url = URL(string: "https://gutendex.com/books/") ?? URL(fileURLWithPath: "/")
-    return ErrorLine(GutendexError.rateLimited(retryAfter: .seconds(2), url: url))
-  }
-
   static func narrow() throws -> BrowseScreen {
     var books = [try Fixtures.book(60045, in: "en__page_87")]
     books += try Fixtures.page("ja__page_1").results.prefix(5)
@@ -185,7 +176,7 @@ enum SampleScreens {
       title: "Frankenstein; Or, The Modern Prometheus", width: 80, height: 20)
   }
 
-  /// Every capture: file name, width, screen.
+  /// Every sample: name, width, screen.
   static func all() throws -> [(name: String, width: Int, screen: any LineRendering)] {
     [
       ("browse", 100, try browse()),
@@ -198,10 +189,7 @@ enum SampleScreens {
       ("offline-cached", 100, try offlineCached()),
       ("offline-embedded", 100, try offlineEmbedded()),
       ("status", 100, status()),
-      ("error-server-down", 100, serverDown()),
-      ("error-rate-limited", 100, rateLimited()),
-      ("error-page-out-of-range", 100, ErrorLine.pageOutOfRange(page: 9, pageCount: 3)),
-      ("error-bad-command", 100, ErrorLine.unknownCommand("xyz")),
+      ("error", 100, ErrorLine("cannot reach gutendex.com: connection refused")),
       ("narrow", 60, try narrow()),
       ("progress", 100, progress()),
       ("library", 100, library()),

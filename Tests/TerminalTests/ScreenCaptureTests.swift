@@ -3,9 +3,11 @@ import Testing
 
 @testable import Terminal
 
-/// Renders every screen and compares it with its capture in `Screens/`; with
-/// `GUTENBERG_RECORD_SCREENS=1` rewrites the captures instead.
-@Suite struct ScreenCaptureTests {
+/// Produces every capture the way a user reaches the screen (``ProductionCaptures``) and
+/// compares it with its file in `Screens/`; with `GUTENBERG_RECORD_SCREENS=1` rewrites the files
+/// instead. `EndToEndTests/CaptureBinaryTests` checks that the built binary prints the same.
+@MainActor
+@Suite(.serialized) struct ScreenCaptureTests {
   static let screensDirectory = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     .appendingPathComponent("Screens")
@@ -14,21 +16,28 @@ import Testing
     ProcessInfo.processInfo.environment["GUTENBERG_RECORD_SCREENS"] == "1"
   }
 
-  @Test(arguments: try SampleScreens.all().map(\.name))
-  func captureMatches(name: String) throws {
-    let capture = try #require(try SampleScreens.all().first { $0.name == name })
-    let rendered = capture.screen.text(width: capture.width, style: .plain)
-    let file = Self.screensDirectory.appendingPathComponent("\(name).txt")
-    if Self.isRecording {
-      try rendered.write(to: file, atomically: true, encoding: .utf8)
-      #expect(try String(contentsOf: file, encoding: .utf8) == rendered)
-      return
+  @Test func everyCaptureMatchesWhatTheAppPrints() async throws {
+    let captures = try await ProductionCaptures.all()
+    var names = Set<String>()
+    for capture in captures {
+      names.insert(capture.name + ".txt")
+      let file = Self.screensDirectory.appendingPathComponent("\(capture.name).txt")
+      #expect(!capture.text.isEmpty, "\(capture.name) printed nothing")
+      if Self.isRecording {
+        try capture.text.write(to: file, atomically: true, encoding: .utf8)
+        continue
+      }
+      let saved = try String(contentsOf: file, encoding: .utf8)
+      let difference = Self.diff(saved, capture.text)
+      #expect(
+        difference.isEmpty,
+        "Screens/\(capture.name).txt differs (GUTENBERG_RECORD_SCREENS=1 rewrites it):\n\(difference)"
+      )
     }
-    let saved = try String(contentsOf: file, encoding: .utf8)
-    let difference = Self.diff(saved, rendered)
-    #expect(
-      difference.isEmpty,
-      "Screens/\(name).txt differs (GUTENBERG_RECORD_SCREENS=1 rewrites it):\n\(difference)")
+    // No stale capture of a screen that no longer exists.
+    let files = try FileManager.default.contentsOfDirectory(atPath: Self.screensDirectory.path)
+      .filter { $0.hasSuffix(".txt") }
+    #expect(Set(files) == names)
   }
 
   /// The first few differing lines, `-` saved and `+` rendered.

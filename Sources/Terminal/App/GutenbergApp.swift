@@ -43,9 +43,7 @@ public final class GutenbergApp {
     let sourceText = environment["GUTENBERG_SOURCE"].flatMap(AppOptions.Source.init(rawValue:))
     let mode: CatalogService.Mode =
       (options.source ?? sourceText ?? .auto) == .embedded ? .localOnly : .automatic
-    let local = LocalCatalogue(
-      name: "embedded catalogue of \(EmbeddedCatalogue.snapshotDate)", hasSummaries: false,
-      makeTransport: { EmbeddedTransport() })
+    let local = Self.embeddedCatalogue()
     // --verbose: one line per request on standard error (what was asked, how it ended, how long).
     let observer = options.verbose ? Self.requestPrinter(output) : nil
     let client = GutendexClient(
@@ -61,6 +59,13 @@ public final class GutenbergApp {
       output.printError("warning: page cache unavailable: \(problem.description)")
     }
     if options.offline { service.simulateOffline(true) }
+  }
+
+  /// The catalogue built into the program, the last fallback (loaded on first use).
+  static func embeddedCatalogue() -> LocalCatalogue {
+    LocalCatalogue(
+      name: "embedded catalogue of \(EmbeddedCatalogue.snapshotDate)", hasSummaries: false,
+      makeTransport: { EmbeddedTransport() })
   }
 
   static func requestPrinter(_ output: TerminalOutput) -> @Sendable (RequestEvent) -> Void {

@@ -20,10 +20,6 @@ public struct BrowseScreen: Sendable, Hashable {
   public var now: Date
   /// The books on this page, in order.
   public var rows: [BookRow]
-  /// A line of news for the user (`added 3 to favourites`), shown under the rows.
-  public var notice: String?
-  /// What went wrong, without the `error:` prefix, shown under the rows.
-  public var error: String?
   /// The keys to show at the bottom, most useful first.
   public var hints: [String]
 
@@ -36,8 +32,7 @@ public struct BrowseScreen: Sendable, Hashable {
   /// A listing screen.
   public init(
     query: String, page: Int, pageCount: Int, totalCount: Int,
-    provenance: Provenance = .network, now: Date = Date(), rows: [BookRow], notice: String? = nil,
-    error: String? = nil,
+    provenance: Provenance = .network, now: Date = Date(), rows: [BookRow],
     hints: [String] = BrowseScreen.defaultHints
   ) {
     self.query = query
@@ -47,8 +42,6 @@ public struct BrowseScreen: Sendable, Hashable {
     self.provenance = provenance
     self.now = now
     self.rows = rows
-    self.notice = notice
-    self.error = error
     self.hints = hints
   }
 }
@@ -58,7 +51,7 @@ extension BrowseScreen: LineRendering {
   /// notice and error, and the keys.
   public func lines(width: Int, style: Style) -> [String] {
     var lines = header(width: width, style: style)
-    if let banner = ProvenanceText.banner(provenance, now: now) {
+    for banner in ProvenanceText.bannerLines(provenance, now: now) {
       lines += TextWrapper.wrap(banner, toCells: width).map(style.yellow)
     }
     if rows.isEmpty {
@@ -68,7 +61,6 @@ extension BrowseScreen: LineRendering {
       lines += BookTable.lines(
         rows: rows, marks: rows.map { $0.isFavorite ? "*" : " " }, width: width, style: style)
     }
-    lines += ScreenParts.messages(notice: notice, error: error, width: width, style: style)
     lines += ScreenParts.hints(hints, width: width, style: style)
     return lines
   }

@@ -14,10 +14,6 @@ public struct DetailScreen: Sendable, Hashable {
   public var provenance: Provenance
   /// The time ages in the banner are measured from.
   public var now: Date
-  /// A line of news for the user.
-  public var notice: String?
-  /// What went wrong, without the `error:` prefix.
-  public var error: String?
   /// The keys shown at the bottom.
   public var hints: [String]
   /// Where the book was downloaded (a `(missing)` note when the file is gone).
@@ -31,8 +27,7 @@ public struct DetailScreen: Sendable, Hashable {
   /// A details screen.
   public init(
     book: Book, isFavorite: Bool = false, summaryNeedsNetwork: Bool = false,
-    provenance: Provenance = .network, now: Date = Date(), notice: String? = nil,
-    error: String? = nil,
+    provenance: Provenance = .network, now: Date = Date(),
     hints: [String] = DetailScreen.defaultHints
   ) {
     self.book = book
@@ -40,8 +35,6 @@ public struct DetailScreen: Sendable, Hashable {
     self.summaryNeedsNetwork = summaryNeedsNetwork
     self.provenance = provenance
     self.now = now
-    self.notice = notice
-    self.error = error
     self.hints = hints
   }
 
@@ -67,7 +60,7 @@ extension DetailScreen: LineRendering {
     let title = Sanitizer.sanitize(book.title)
     var lines = TextWrapper.wrap(title.isEmpty ? "(untitled)" : title, toCells: width)
       .map(style.bold)
-    if let banner = ProvenanceText.banner(provenance, now: now) {
+    for banner in ProvenanceText.bannerLines(provenance, now: now) {
       lines += TextWrapper.wrap(banner, toCells: width).map(style.yellow)
     }
     lines +=
@@ -89,7 +82,6 @@ extension DetailScreen: LineRendering {
     lines += list("Subject", "Subjects", book.subjects)
     lines += list("Bookshelf", "Bookshelves", book.bookshelves)
     lines += summaryLines(width: width, style: style)
-    lines += ScreenParts.messages(notice: notice, error: error, width: width, style: style)
     lines += ScreenParts.hints(hints, width: width, style: style)
     return lines
   }

@@ -29,8 +29,6 @@ public struct FavoritesScreen: Sendable, Hashable {
   public var timeZone: TimeZone
   /// A line of news for the user.
   public var notice: String?
-  /// What went wrong, without the `error:` prefix.
-  public var error: String?
   /// The keys shown at the bottom.
   public var hints: [String]
   /// What is shown instead of rows when there are none: how to add one.
@@ -58,7 +56,7 @@ public struct FavoritesScreen: Sendable, Hashable {
   /// A favourites screen.
   public init(
     order: FavoriteOrder, rows: [Row], timeZone: TimeZone = .current, notice: String? = nil,
-    error: String? = nil, hints: [String] = FavoritesScreen.defaultHints,
+    hints: [String] = FavoritesScreen.defaultHints,
     emptyText: String = FavoritesScreen.defaultEmptyText, totalCount: Int? = nil, page: Int = 1,
     pageCount: Int = 1
   ) {
@@ -70,7 +68,6 @@ public struct FavoritesScreen: Sendable, Hashable {
     self.rows = rows
     self.timeZone = timeZone
     self.notice = notice
-    self.error = error
     self.hints = hints
   }
 }
@@ -101,7 +98,7 @@ extension FavoritesScreen: LineRendering {
           "! no longer on the server (kept as saved)", toCells: width)
       }
     }
-    lines += ScreenParts.messages(notice: notice, error: error, width: width, style: style)
+    lines += ScreenParts.notice(notice, width: width, style: style)
     lines += ScreenParts.hints(hints, width: width, style: style)
     return lines
   }

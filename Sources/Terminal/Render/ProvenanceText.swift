@@ -19,6 +19,16 @@ enum ProvenanceText {
     }
   }
 
+  /// The banner, then why the server was not used (in parentheses) when a fallback stood in:
+  /// the user sees what they are looking at and what to do about it.
+  static func bannerLines(_ provenance: Provenance, now: Date) -> [String] {
+    guard let banner = banner(provenance, now: now) else { return [] }
+    guard let reason = provenance.fallbackReason.map(Sanitizer.sanitize), !reason.isEmpty else {
+      return [banner]
+    }
+    return [banner, "(\(reason))"]
+  }
+
   /// A short name for the status screen: `live (network)`, `cached page from 5 min ago`, ...
   static func summary(_ provenance: Provenance, now: Date) -> String {
     banner(provenance, now: now) ?? "live (network)"

@@ -1,16 +1,10 @@
-/// Pieces every screen ends with: the notice and error lines and the key hints.
+/// Pieces screens are made of: the notice line, labelled fields and the key hints.
 enum ScreenParts {
-  /// The notice, then `error: …`, each wrapped to the width.
-  static func messages(notice: String?, error: String?, width: Int, style: Style) -> [String] {
-    var lines: [String] = []
-    if let notice {
-      let clean = Sanitizer.sanitize(notice)
-      if !clean.isEmpty { lines += TextWrapper.wrap(clean, toCells: width).map(style.green) }
-    }
-    if let error {
-      lines += ErrorLine(error).lines(width: width, style: style)
-    }
-    return lines
+  /// The notice, wrapped to the width.
+  static func notice(_ notice: String?, width: Int, style: Style) -> [String] {
+    guard let notice else { return [] }
+    let clean = Sanitizer.sanitize(notice)
+    return clean.isEmpty ? [] : TextWrapper.wrap(clean, toCells: width).map(style.green)
   }
 
   /// The keys, joined with ` · ` and wrapped between keys.

@@ -22,6 +22,8 @@ public struct StatusScreen: Sendable, Hashable {
       case status(Int)
       /// No usable answer, with a short reason.
       case failure(String)
+      /// Answered without HTTP: a page from the cache or the local catalogue.
+      case served
     }
 
     /// When it was sent.
@@ -66,7 +68,7 @@ public struct StatusScreen: Sendable, Hashable {
   public var cacheBytes: Int
   /// Age in seconds of the oldest cached page; nil when the cache is empty.
   public var oldestCachedAge: TimeInterval?
-  /// The last few requests, oldest first.
+  /// The last few requests, newest first (as the request log gives them).
   public var requests: [Request]
   /// The time zone for request times (the user's own; fixed in tests).
   public var timeZone: TimeZone
@@ -149,6 +151,7 @@ extension StatusScreen: LineRendering {
       switch request.outcome {
       case .status(let code): "HTTP \(code)"
       case .failure(let reason): "error: " + Sanitizer.sanitize(reason)
+      case .served: "ok"
       }
     }
     let columns = [

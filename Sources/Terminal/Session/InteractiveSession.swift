@@ -28,6 +28,8 @@ public final class InteractiveSession {
   public var bookActions: BookActions?
   let parser = PromptParser()
   let now: @Sendable () -> Date
+  /// The time zone dates are shown in (the user's own; fixed for the captures in `Screens/`).
+  let timeZone: TimeZone
   /// The subscription to the view model of the screen on display.
   private var observation: ObservationToken?
   /// The latest state heard, not drawn yet.
@@ -48,11 +50,13 @@ public final class InteractiveSession {
   /// A session over `service`, drawing on `output`, starting on the first page of `query`.
   public init(
     service: CatalogService, output: TerminalOutput, query: BookQuery = BookQuery(),
-    prefetch: Bool = true, now: @escaping @Sendable () -> Date = { Date() }
+    prefetch: Bool = true, now: @escaping @Sendable () -> Date = { Date() },
+    timeZone: TimeZone = .current
   ) {
     self.service = service
     self.output = output
     self.now = now
+    self.timeZone = timeZone
     browser = BrowserViewModel(service: service, query: query, prefetchEnabled: prefetch)
     favorites = FavoritesViewModel(service: service)
     status = StatusViewModel(service: service)

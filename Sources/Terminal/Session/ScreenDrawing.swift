@@ -23,10 +23,12 @@ enum ScreenDrawing {
       }
       return session.detailLines(details, downloads: session.shownDownloads)
     case .favorites(let favorites):
-      return ScreenMapping.favorites(favorites).lines(width: width, style: style)
+      return ScreenMapping.favorites(favorites, timeZone: session.timeZone)
+        .lines(width: width, style: style)
     case .status(let status):
       return ScreenMapping.status(
-        status, page: session.browser.current.load.provenance, now: session.now()
+        status, page: session.browser.current.load.provenance, now: session.now(),
+        timeZone: session.timeZone
       ).lines(width: width, style: style)
     case .links(let book):
       return session.linksLines(book)

@@ -5,7 +5,7 @@ import GutendexEngine
 
 /// Turns view-model state into the plain screen structs the renderers draw.
 enum ScreenMapping {
-  static func browse(_ state: BrowserViewModel.State, notice: String? = nil, now: Date)
+  static func browse(_ state: BrowserViewModel.State, now: Date)
     -> BrowseScreen
   {
     BrowseScreen(
@@ -14,8 +14,7 @@ enum ScreenMapping {
       provenance: state.load.provenance ?? .network, now: now,
       rows: state.items.enumerated().map { index, item in
         BookRow(number: index + 1, book: item.book, isFavorite: item.isFavorite)
-      },
-      notice: notice, error: state.load.error?.description)
+      })
   }
 
   static func rows(_ page: BookPage, offset: Int) -> [BookRow] {
@@ -37,7 +36,7 @@ enum ScreenMapping {
     FavoritesScreen(
       order: state.order,
       rows: favoriteRows(state.favorites), timeZone: timeZone, notice: state.notice,
-      error: state.load.error?.description, totalCount: state.count, page: state.page,
+      totalCount: state.count, page: state.page,
       pageCount: state.pageCount)
   }
 
@@ -49,9 +48,9 @@ enum ScreenMapping {
     }
   }
 
-  static func status(_ state: StatusViewModel.State, page: Provenance?, now: Date)
-    -> StatusScreen
-  {
+  static func status(
+    _ state: StatusViewModel.State, page: Provenance?, now: Date, timeZone: TimeZone = .current
+  ) -> StatusScreen {
     let reachability: StatusScreen.Reachability
     switch (state.serverAnswers, state.checkedAt) {
     case (true?, let checked?):
@@ -67,7 +66,8 @@ enum ScreenMapping {
     let requests = state.requests.map { entry in
       StatusScreen.Request(
         startedAt: entry.date, target: entry.url,
-        outcome: entry.error.map { .failure($0) } ?? .status(entry.status ?? 200),
+        // A cache or local lookup has no HTTP status: it must not pass for a server's 200.
+        outcome: entry.error.map { .failure($0) } ?? entry.status.map { .status($0) } ?? .served,
         durationMilliseconds: Int(entry.duration / .milliseconds(1)),
         origin: entry.origin)
     }
@@ -86,7 +86,7 @@ enum ScreenMapping {
       favoritesRefreshedAgo: state.favoritesRefreshed.map { max(0, now.timeIntervalSince($0)) },
       cachedPageCount: state.cache?.entries ?? 0, cacheBytes: state.cache?.bytes ?? 0,
       oldestCachedAge: state.cache?.oldest.map { max(0, now.timeIntervalSince($0)) },
-      requests: requests)
+      requests: requests, timeZone: timeZone)
   }
 }
 
@@ -110,11 +110,6 @@ extension InteractiveSession {
     TextWrapper.wrap(Sanitizer.sanitize(message), toCells: output.width).joined(separator: "\n")
   }
 
-  func browseLines() -> [String] {
-    ScreenMapping.browse(browser.current, now: now())
-      .lines(width: output.width, style: output.style)
-  }
-
   func detailLines(_ state: BookDetailViewModel.State, downloads: [String]) -> [String] {
     guard var screen = ScreenMapping.details(state, now: now()) else { return [] }
     screen.downloads = downloads
@@ -123,16 +118,6 @@ extension InteractiveSession {
 
   func linksLines(_ book: Book) -> [String] {
     LinksScreen(book: book).lines(width: output.width, style: output.style)
-  }
-
-  func favoritesLines() -> [String] {
-    ScreenMapping.favorites(favorites.current).lines(width: output.width, style: output.style)
-  }
-
-  func statusLines() -> [String] {
-    ScreenMapping.status(
-      status.current, page: browser.current.load.provenance, now: now()
-    ).lines(width: output.width, style: output.style)
   }
 
   func helpLines() -> [String] {

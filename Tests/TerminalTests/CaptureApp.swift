@@ -1,0 +1,94 @@
+import Catalog
+import Foundation
+import Gutendex
+import Synchronization
+
+@testable import Terminal
+
+/// The app as users run it, for the captures in `Screens/`: the real interactive session and
+/// view models over a real `CatalogService` with real SQLite stores in a scratch directory, the
+/// real embedded catalogue as the last fallback, and a Gutendex answering from recordings. Only
+/// the clock, the time zone and the width are fixed, so a capture is the same on every machine.
+@MainActor
+final class CaptureApp {
+  /// Text written to standard output, at a fixed width, without colour.
+  final class Screen: Sendable {
+    private let text = Mutex("")
+    let width: Int
+
+    init(width: Int) { self.width = width }
+
+    var out: String { text.withLock { $0 } }
+
+    func output() -> TerminalOutput {
+      TerminalOutput(
+        isTerminal: true, errorIsTerminal: false, style: .plain, width: width,
+        writeOut: { line in self.text.withLock { $0 += line } }, writeErr: { _ in })
+    }
+  }
+
+  /// A clock the captures move by hand.
+  final class Clock: Sendable {
+    private let current = Mutex(SampleScreens.now)
+    var now: Date { current.withLock { $0 } }
+    func set(_ date: Date) { current.withLock { $0 = date } }
+  }
+
+  let directory: URL
+  let server: RecordedGutendex
+  let clock = Clock()
+  let favorites: FavoritesStore
+  let service: CatalogService
+  let screen: Screen
+  let session: InteractiveSession
+
+  init(
+    width: Int = 100, query: BookQuery = BookQuery(), mode: CatalogService.Mode = .automatic,
+    searches: [String: Data] = [:]
+  ) throws {
+    directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "gutenberg-capture-\(UUID().uuidString)", isDirectory: true)
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    server = RecordedGutendex(searches: searches)
+    favorites = try FavoritesStore(
+      databaseURL: directory.appendingPathComponent("favorites.sqlite"))
+    let cache = try PageCache(databaseURL: directory.appendingPathComponent("pages.sqlite"))
+    let clock = self.clock
+    service = CatalogService(
+      client: GutendexClient(
+        server: URL(string: "https://gutendex.com")!, transport: server, retry: .none),
+      favorites: favorites, cache: cache, local: GutenbergApp.embeddedCatalogue(), mode: mode,
+      now: { clock.now })
+    screen = Screen(width: width)
+    session = InteractiveSession(
+      service: service, output: screen.output(), query: query, prefetch: false,
+      now: { clock.now }, timeZone: SampleScreens.utc)
+  }
+
+  deinit {
+    try? FileManager.default.removeItem(at: directory)
+  }
+
+  /// What starting the browser prints.
+  func start() async -> String {
+    await printed { await session.start() }
+  }
+
+  /// What one line typed at the prompt prints.
+  func type(_ line: String) async -> String {
+    await printed { _ = await session.handle(line) }
+  }
+
+  /// Saves these recorded books as favourites through the service, as `f N` would.
+  func favorite(_ books: [Book]) async throws {
+    for book in books where !(try await service.isFavorite(book.id)) {
+      _ = try await service.toggleFavorite(book)
+    }
+  }
+
+  private func printed(_ body: () async -> Void) async -> String {
+    let before = screen.out.count
+    await body()
+    return String(screen.out.dropFirst(before))
+  }
+}

@@ -1,0 +1,188 @@
+import Catalog
+import Foundation
+import Gutendex
+
+@testable import Terminal
+
+/// The captures in `Screens/`, each what the app prints for a state reached the way a user
+/// reaches it (see ``CaptureApp``), through the same drawing path production uses.
+@MainActor
+enum ProductionCaptures {
+  /// One capture: its file name (without `.txt`) and the text.
+  typealias Capture = (name: String, text: String)
+
+  static func book(_ id: Int, in fixture: String) throws -> Book {
+    try Fixtures.book(id, in: fixture)
+  }
+
+  /// The row of book `id` on the recorded page `fixture`.
+  static func row(of id: Int, in fixture: String) throws -> Int {
+    let ids = try Fixtures.page(fixture).results.map(\.id)
+    guard let index = ids.firstIndex(of: id) else {
+      throw Fixtures.Failure.noBook(id: id, file: fixture)
+    }
+    return index + 1
+  }
+
+  static func browse() async throws -> String {
+    let app = try CaptureApp()
+    try await app.favorite([1342, 84, 2554].map { try book($0, in: "e4-2025-page1") })
+    return await app.start()
+  }
+
+  static func searchResults() async throws -> String {
+    let app = try CaptureApp(query: BookQuery(search: "great expectations", languages: ["en"]))
+    try await app.favorite([try book(1400, in: "e2-2022-search-great-expectations")])
+    return await app.start()
+  }
+
+  static func details() async throws -> String {
+    let app = try CaptureApp()
+    try await app.favorite([try book(2554, in: "e4-2025-page1")])
+    _ = await app.start()
+    return await app.type("\(try row(of: 2554, in: "e4-2025-page1"))")
+  }
+
+  static func links() async throws -> String {
+    let app = try CaptureApp(query: BookQuery(languages: ["de"]))
+    _ = await app.start()
+    return await app.type("links \(try row(of: 24746, in: "de__page_1"))")
+  }
+
+  /// Seven favourites added over two weeks; one the server no longer has.
+  static func withFavorites() async throws -> CaptureApp {
+    let app = try CaptureApp()
+    let picks: [(Int, String, Double)] = [
+      (1400, "e2-2022-search-great-expectations", 13), (9637, "fr__page_9", 8),
+      (43669, "en__page_536", 5), (60045, "en__page_87", 3), (24264, "zh__page_1", 2),
+      (1982, "ja__page_1", 1), (1342, "e4-2025-page1", 0),
+    ]
+    for (id, fixture, days) in picks {
+      let added = SampleScreens.now.addingTimeInterval(-days * 86_400 - 3_600)
+      _ = try app.favorites.add([try book(id, in: fixture)], at: added)
+    }
+    // A refresh three hours ago found 60045 gone from the server (it is kept, marked).
+    try app.favorites.applyRefresh(
+      books: [], missingIDs: [60045], at: SampleScreens.now.addingTimeInterval(-3 * 3_600))
+    return app
+  }
+
+  static func favorites() async throws -> String {
+    let app = try await withFavorites()
+    _ = await app.start()
+    return await app.type("F")
+  }
+
+  static func exportConfirmation() async throws -> String {
+    let app = try await withFavorites()
+    // A fixed place, so the capture (which shows the path) is the same on every run.
+    let directory = URL(fileURLWithPath: "/tmp/gutenberg-screens", isDirectory: true)
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    _ = await app.start()
+    return await app.type("export \(directory.path)/gutenberg-favourites.json")
+  }
+
+  static func help() async throws -> String {
+    let app = try CaptureApp(mode: .localOnly)
+    _ = await app.start()
+    return await app.type("?")
+  }
+
+  static func offlineCached() async throws -> String {
+    let app = try CaptureApp(query: BookQuery(languages: ["ru"]))
+    // Fetched (and cached) five minutes ago; now the server cannot be reached.
+    app.clock.set(SampleScreens.now.addingTimeInterval(-300))
+    _ = await app.start()
+    app.clock.set(SampleScreens.now)
+    app.server.fault = .unreachable
+    return await app.type("r")
+  }
+
+  static func offlineEmbedded() async throws -> String {
+    let app = try CaptureApp()
+    _ = await app.start()
+    _ = await app.type("offline on")
+    return await app.type("lang zh")
+  }
+
+  static func rateLimited() async throws -> String {
+    let app = try CaptureApp()
+    _ = await app.start()
+    app.server.fault = .rateLimited(seconds: 30)
+    return await app.type("n")
+  }
+
+  static func serverDown() async throws -> String {
+    let app = try await withFavorites()
+    _ = await app.start()
+    _ = await app.type("F")
+    app.server.fault = .unreachable
+    return await app.type("r")
+  }
+
+  static func pageOutOfRange() async throws -> String {
+    let app = try CaptureApp(mode: .localOnly)
+    _ = await app.start()
+    return await app.type("g 99999")
+  }
+
+  static func badCommand() async throws -> String {
+    let app = try CaptureApp(mode: .localOnly)
+    _ = await app.start()
+    return await app.type("xyz")
+  }
+
+  static func narrow() async throws -> String {
+    var books = [try book(60045, in: "en__page_87")]
+    books += try Fixtures.page("ja__page_1").results.prefix(5)
+    books += try Fixtures.page("zh__page_1").results.prefix(5)
+    books.append(try book(43282, in: "en__page_775"))
+    let app = try CaptureApp(
+      width: 60, query: BookQuery(search: "dream", languages: ["en", "ja", "zh"]),
+      searches: ["dream": RecordedGutendex.page(of: books)])
+    try await app.favorite([books[0], try book(1982, in: "ja__page_1")])
+    return await app.start()
+  }
+
+  static func embeddedDetails() async throws -> String {
+    let app = try CaptureApp(mode: .localOnly)
+    _ = await app.start()
+    return await app.type("3")
+  }
+
+  /// The status screen. Its request times and durations are wall-clock figures, so this one
+  /// state is written out (in the view model's own type) and drawn by the production mapping.
+  static func status() -> String {
+    StatusCapture.lines().joined(separator: "\n") + "\n"
+  }
+
+  /// Every capture, in the order of `Screens/README.md`.
+  static func all() async throws -> [Capture] {
+    [
+      ("browse", try await browse()),
+      ("search-results", try await searchResults()),
+      ("details", try await details()),
+      ("details-embedded", try await embeddedDetails()),
+      ("links", try await links()),
+      ("favorites", try await favorites()),
+      ("export-confirmation", try await exportConfirmation()),
+      ("help", try await help()),
+      ("offline-cached", try await offlineCached()),
+      ("offline-embedded", try await offlineEmbedded()),
+      ("fallback-rate-limited", try await rateLimited()),
+      ("status", status()),
+      ("error-server-down", try await serverDown()),
+      ("error-page-out-of-range", try await pageOutOfRange()),
+      ("error-bad-command", try await badCommand()),
+      ("narrow", try await narrow()),
+      ("progress", render(SampleScreens.progress(), width: 100)),
+      ("library", render(SampleScreens.library(), width: 100)),
+      ("reader", render(try SampleScreens.reader(), width: 80)),
+    ]
+  }
+
+  static func render(_ screen: any LineRendering, width: Int) -> String {
+    screen.text(width: width, style: .plain)
+  }
+}
