@@ -28,8 +28,8 @@ struct BenchContext: Sendable {
   }
 
   /// A catalogue service as the `gutenberg` app builds it, talking HTTP to the loopback server.
-  func service(dataDirectory: URL) throws -> CatalogService {
-    try CatalogService(client: client(), location: location(dataDirectory))
+  func service(dataDirectory: URL) async throws -> CatalogService {
+    try await CatalogService.open(client: client(), location: location(dataDirectory))
   }
 
   /// A client for the loopback server, as the app builds it.

@@ -27,10 +27,10 @@ enum FavoritesBenchmark {
     books.removeLast(10)
 
     let fullDirectory = try context.dataDirectory("favorites-full")
-    let full = try context.service(dataDirectory: fullDirectory)
+    let full = try await context.service(dataDirectory: fullDirectory)
     // Setting up 10,000 favourites with distinct dates is not a user action: straight to the store.
     let store = try FavoritesStore(location: context.location(fullDirectory))
-    let empty = try context.service(dataDirectory: context.dataDirectory("favorites-empty"))
+    let empty = try await context.service(dataDirectory: context.dataDirectory("favorites-empty"))
     // One transaction per 1,000, with distinct dates, as if added over time.
     for start in stride(from: 0, to: books.count, by: 1000) {
       let date = Date(timeIntervalSince1970: 1_700_000_000 + Double(start))

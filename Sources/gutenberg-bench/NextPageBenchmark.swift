@@ -25,7 +25,7 @@ enum NextPageBenchmark {
     var roundTrip = Samples()
     for run in 0..<context.count(6) {
       let directory = try context.dataDirectory("first-page-\(run)")
-      let service = try context.service(dataDirectory: directory)
+      let service = try await context.service(dataDirectory: directory)
       // The bare round trip of the same request, without view model or rendering.
       roundTrip.append(
         try await Stopwatch.time { _ = try await context.client().page(BookQuery()) })
@@ -50,9 +50,8 @@ enum NextPageBenchmark {
   {
     let directory = try context.dataDirectory("next-page-\(prefetch ? "on" : "off")")
     let sink = OutputSink()
-    let session = InteractiveSession(
-      service: try context.service(dataDirectory: directory), output: sink.output,
-      prefetch: prefetch)
+    let service = try await context.service(dataDirectory: directory)
+    let session = InteractiveSession(service: service, output: sink.output, prefetch: prefetch)
     await session.start()
     try check(session, page: 1, sink: sink)
     var times = Samples()

@@ -64,7 +64,7 @@ struct GlobalOptions: ParsableArguments {
   ) async -> ExitStatus {
     let output = TerminalOutput.standard(color: options.color)
     do {
-      let app = try GutenbergApp(options: options, output: output)
+      let app = try await GutenbergApp(options: options, output: output)
       return await body(app)
     } catch {
       output.printError("error: \(error.message)")

@@ -26,12 +26,12 @@ struct OneShotOutputTests {
   /// The browser's key hints as any of its screens ends with them.
   static let interactiveHints = ["q quit", "? help", "b back", "l links", "f fav", "Type f N"]
 
-  static func app(_ capture: Capture) throws -> (GutenbergApp, URL) {
+  static func app(_ capture: Capture) async throws -> (GutenbergApp, URL) {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
       "gutenberg-oneshot-\(UUID().uuidString)", isDirectory: true)
     let options = AppOptions(
       dataDirectory: directory.path, source: .embedded, color: .never, environment: [:])
-    return (try GutenbergApp(options: options, output: capture.output()), directory)
+    return (try await GutenbergApp(options: options, output: capture.output()), directory)
   }
 
   static func expectNoHints(_ text: String, _ command: String) {
@@ -42,7 +42,7 @@ struct OneShotOutputTests {
 
   @Test func statusEndsWithItsLastField() async throws {
     let capture = Capture()
-    let (app, directory) = try Self.app(capture)
+    let (app, directory) = try await Self.app(capture)
     defer { try? FileManager.default.removeItem(at: directory) }
 
     #expect(await app.status(format: .automatic) == .ok)
@@ -56,7 +56,7 @@ struct OneShotOutputTests {
 
   @Test func showEndsWithTheBook() async throws {
     let capture = Capture()
-    let (app, directory) = try Self.app(capture)
+    let (app, directory) = try await Self.app(capture)
     defer { try? FileManager.default.removeItem(at: directory) }
 
     #expect(await app.show(id: 84, format: .automatic) == .ok)
@@ -69,7 +69,7 @@ struct OneShotOutputTests {
 
   @Test func emptyFavoritesSayHowToAddOneFromTheShell() async throws {
     let capture = Capture()
-    let (app, directory) = try Self.app(capture)
+    let (app, directory) = try await Self.app(capture)
     defer { try? FileManager.default.removeItem(at: directory) }
 
     #expect(await app.favoritesList(order: .newest, format: .automatic) == .ok)
@@ -81,7 +81,7 @@ struct OneShotOutputTests {
 
   @Test func listAndCacheInfoPrintNoHints() async throws {
     let capture = Capture()
-    let (app, directory) = try Self.app(capture)
+    let (app, directory) = try await Self.app(capture)
     defer { try? FileManager.default.removeItem(at: directory) }
 
     #expect(await app.list(query: .init(), all: false, format: .automatic) == .ok)
@@ -95,7 +95,7 @@ struct OneShotOutputTests {
   /// The browser itself still shows its keys: the hints were taken only from one-shot output.
   @Test func theBrowserKeepsItsHints() async throws {
     let capture = Capture()
-    let (app, directory) = try Self.app(capture)
+    let (app, directory) = try await Self.app(capture)
     defer { try? FileManager.default.removeItem(at: directory) }
 
     #expect(await app.browse(query: .init(), input: Lines(["q"])) == .ok)

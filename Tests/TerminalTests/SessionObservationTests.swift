@@ -11,16 +11,16 @@ import Testing
 struct SessionObservationTests {
   typealias Capture = OneShotOutputTests.Capture
 
-  func session() throws -> (InteractiveSession, Capture, URL) {
+  func session() async throws -> (InteractiveSession, Capture, URL) {
     let capture = Capture()
-    let (app, directory) = try OneShotOutputTests.app(capture)
+    let (app, directory) = try await OneShotOutputTests.app(capture)
     let session = InteractiveSession(
       service: app.service, output: capture.output(), prefetch: false)
     return (session, capture, directory)
   }
 
   @Test func aChangeBetweenCommandsIsDrawnAtOnce() async throws {
-    let (session, capture, directory) = try session()
+    let (session, capture, directory) = try await session()
     defer { try? FileManager.default.removeItem(at: directory) }
     await session.start()
     let first = capture.out
@@ -35,7 +35,7 @@ struct SessionObservationTests {
   }
 
   @Test func aScreenLeftBehindIsNoLongerObserved() async throws {
-    let (session, capture, directory) = try session()
+    let (session, capture, directory) = try await session()
     defer { try? FileManager.default.removeItem(at: directory) }
     await session.start()
     #expect(await session.handle("F"))
@@ -59,7 +59,7 @@ struct SessionObservationTests {
   }
 
   @Test func aCommandDrawsItsScreenOnceAtTheEnd() async throws {
-    let (session, capture, directory) = try session()
+    let (session, capture, directory) = try await session()
     defer { try? FileManager.default.removeItem(at: directory) }
     await session.start()
     let before = capture.out

@@ -68,28 +68,23 @@ public final class CatalogService: Sendable {
     self.now = now
   }
 
-  /// Opens the stores at `location`: the favourites database must open (or this throws); the
+  /// Opens the stores at `location` off the caller's actor (creating and migrating them may
+  /// wait for another process's lock): the favourites database must open, or this throws; the
   /// page cache is disposable, so when it cannot open the service browses without it and
   /// ``cacheProblem`` says why.
-  public convenience init(
+  public static func open(
     client: GutendexClient, location: StoreLocation, local: LocalCatalogue? = nil,
     mode: Mode = .automatic
-  ) throws(CatalogError) {
-    let favorites: FavoritesStore
-    do {
-      favorites = try FavoritesStore(location: location)
-    } catch {
-      throw .store(error)
+  ) async throws(CatalogError) -> CatalogService {
+    let (favorites, cache) = try await StoreWork.run {
+      () throws(StoreError) -> (FavoritesStore, Result<PageCache, StoreError>) in
+      let favorites = try FavoritesStore(location: location)
+      return (favorites, Result { () throws(StoreError) in try PageCache(location: location) })
     }
-    var cache: PageCache?
     var problem: StoreError?
-    do {
-      cache = try PageCache(location: location)
-    } catch {
-      problem = error
-    }
-    self.init(
-      client: client, favorites: favorites, cache: cache, local: local, mode: mode,
+    if case .failure(let error) = cache { problem = error }
+    return CatalogService(
+      client: client, favorites: favorites, cache: try? cache.get(), local: local, mode: mode,
       cacheProblem: problem)
   }
 

@@ -16,7 +16,7 @@ public final class GutenbergApp {
   let options: AppOptions
 
   /// Builds the service from the options: server, data directory, cache, embedded catalogue.
-  public init(options: AppOptions, output: TerminalOutput) throws(AppStartError) {
+  public init(options: AppOptions, output: TerminalOutput) async throws(AppStartError) {
     self.options = options
     self.output = output
     let environment = options.environment
@@ -50,7 +50,8 @@ public final class GutenbergApp {
       server: server, transport: URLSessionTransport(),
       timeout: .milliseconds(Int64(seconds * 1000)), observer: observer)
     do {
-      service = try CatalogService(client: client, location: location, local: local, mode: mode)
+      service = try await CatalogService.open(
+        client: client, location: location, local: local, mode: mode)
     } catch {
       throw AppStartError(message: error.description, status: ExitStatus(error))
     }
