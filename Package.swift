@@ -57,57 +57,56 @@ let package = Package(
       ]
     ),
     // The benchmark program: `swift run -c release gutenberg-bench` prints BENCHMARKS.md's table.
+    // Its fixture and child-process harness are the tests' own (TestSupport), not copies.
     .executableTarget(
       name: "gutenberg-bench",
       dependencies: [
-        "Terminal", "GutendexServer", "GutendexEngine", "Catalog", "Gutendex",
+        "Terminal", "GutendexServer", "GutendexEngine", "Catalog", "Gutendex", "TestSupport",
         .product(name: "GRDB", package: "GRDB.swift"),
-      ],
-      resources: [.copy("Fixtures")]
+      ]
     ),
     // The cold-start baseline: the smallest Swift executable, spawned next to `gutenberg`.
     .executableTarget(name: "bench-hello"),
     .testTarget(
-      name: "GutendexTests", dependencies: ["Gutendex", "GutendexServer"],
-      resources: [.copy("Fixtures")]),
-    .testTarget(
-      name: "GutendexEngineTests", dependencies: ["GutendexEngine"], resources: [.copy("Fixtures")]),
+      name: "GutendexTests", dependencies: ["Gutendex", "GutendexServer", "TestSupport"]),
+    .testTarget(name: "GutendexEngineTests", dependencies: ["GutendexEngine", "TestSupport"]),
     .testTarget(
       name: "GutendexServerTests",
       dependencies: [
-        "Gutendex", "GutendexServer", "GutendexEngine", "gutendex-server",
+        "Gutendex", "GutendexServer", "GutendexEngine", "gutendex-server", "TestSupport",
         .product(name: "FlyingSocks", package: "FlyingFox"),
-      ],
-      resources: [.copy("Fixtures")]),
+      ]),
     .testTarget(
-      name: "CatalogTests", dependencies: ["Catalog", "GutendexServer"],
-      resources: [.copy("Fixtures")]),
+      name: "CatalogTests", dependencies: ["Catalog", "GutendexServer", "TestSupport"]),
     .testTarget(
       name: "TerminalTests",
-      dependencies: ["Terminal", "gutenberg", "Gutendex", "GutendexEngine", "Catalog"],
-      resources: [.copy("Fixtures")]),
+      dependencies: [
+        "Terminal", "gutenberg", "Gutendex", "GutendexEngine", "Catalog", "TestSupport",
+      ]),
     // Runs the real `gutenberg` binary (built because it is a dependency) against a loopback server.
     .testTarget(
       name: "EndToEndTests",
       dependencies: [
-        "gutenberg", "BinaryTestSupport", "Gutendex", "GutendexServer", "GutendexEngine",
+        "gutenberg", "TestSupport", "Gutendex", "GutendexServer", "GutendexEngine",
       ]),
     .testTarget(
       name: "FaultMatrixTests",
       dependencies: [
-        "gutenberg", "BinaryTestSupport", "Gutendex", "GutendexServer", "GutendexEngine",
+        "gutenberg", "TestSupport", "Gutendex", "GutendexServer", "GutendexEngine",
       ]),
     // Runs every command line of README.md and of `gutenberg --help` against a loopback server.
     .testTarget(
       name: "DocumentationTests",
       dependencies: [
-        "gutenberg", "gutendex-server", "BinaryTestSupport", "Gutendex", "GutendexServer",
+        "gutenberg", "gutendex-server", "TestSupport", "Gutendex", "GutendexServer",
       ]),
-    // Runs the built `gutenberg` binary for the end-to-end and fault-matrix tests (shared by both).
+    // What every test suite shares: each fixture once, the child-process harness (also the
+    // bench's), the loopback test server and the binary harness. No `import Testing` here, so
+    // the bench can link it.
     .target(
-      name: "BinaryTestSupport",
+      name: "TestSupport",
       dependencies: ["Gutendex", "GutendexServer", "GutendexEngine"],
-      path: "Tests/BinaryTestSupport",
+      path: "Tests/TestSupport",
       resources: [.copy("Fixtures")]),
   ]
 )

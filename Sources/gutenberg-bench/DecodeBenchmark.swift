@@ -1,14 +1,12 @@
 import Foundation
 import Gutendex
+import TestSupport
 
 /// Figure 3: decoding one real 32-book page, against Foundation's untyped JSON parser.
 enum DecodeBenchmark {
   static func run(_ context: BenchContext) throws -> [ResultRow] {
-    guard
-      let url = Bundle.module.url(
-        forResource: "e4-2025-page1", withExtension: "json", subdirectory: "Fixtures")
-    else { throw BenchError("the bench's fixture page is missing") }
-    let data = try Data(contentsOf: url)
+    // The tests' own copy of the recording (TestSupport keeps each fixture once).
+    let data = try FixtureFiles.recording("e4-2025-page1")
     let page = try BookPage.decode(from: data)
     guard page.results.count == 32 else { throw BenchError("the fixture is not a 32-book page") }
     let runs = context.count(400, minimum: 50)

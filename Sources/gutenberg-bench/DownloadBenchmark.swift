@@ -31,22 +31,22 @@ enum DownloadBenchmark {
     for _ in 0..<runs {
       let curlTarget = directory.appendingPathComponent("curl.epub").path
       let before = server.bodyBytesSent
-      let fetched = try await ChildProcess(
+      let fetched = try await BenchRun(
         executable: "/usr/bin/curl", arguments: ["-s", "-o", curlTarget, url + filePath]
-      ).runPolling(timeout: .seconds(300))
+      ).run(timeout: .seconds(300))
       try check(fetched, path: curlTarget, size: size, sent: server.bodyBytesSent - before)
       curl.append(fetched.seconds)
       try? FileManager.default.removeItem(atPath: curlTarget)
 
       let sentBefore = server.bodyBytesSent
       let printed = context.scratch.appendingPathComponent("get.txt").path
-      let outcome = try await ChildProcess(
+      let outcome = try await BenchRun(
         executable: context.binaries.gutenberg,
         arguments: [
           "get", "84", "--server", url, "--mirror", url, "--data-dir", data.path, "-o",
           directory.path + "/", "--force", "--quiet",
         ], output: printed
-      ).runPolling(timeout: .seconds(300))
+      ).run(timeout: .seconds(300))
       let saved =
         (try? String(contentsOfFile: printed, encoding: .utf8))?
         .trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
@@ -57,9 +57,9 @@ enum DownloadBenchmark {
     }
     var hello = Samples()
     for _ in 0..<3 {
-      let outcome = try await ChildProcess(
+      let outcome = try await BenchRun(
         executable: context.binaries.hello, arguments: ["--linger"]
-      ).runPolling(timeout: .seconds(10))
+      ).run(timeout: .seconds(10))
       hello.append(outcome.peakRSS)
     }
     let megabytes = Double(size) / 1_048_576
@@ -78,7 +78,7 @@ enum DownloadBenchmark {
 
   /// The run succeeded, wrote `size` bytes at `path`, and the server sent them.
   private static func check(
-    _ outcome: ChildProcess.Outcome, path: String, size: Int, sent: Int
+    _ outcome: BenchRun.Outcome, path: String, size: Int, sent: Int
   ) throws {
     let written = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int
     guard outcome.exitStatus == 0, written == size, sent >= size else {

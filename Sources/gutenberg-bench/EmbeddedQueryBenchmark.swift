@@ -62,8 +62,9 @@ enum EmbeddedQueryBenchmark {
     let output = context.scratch.appendingPathComponent("embedded-query.txt").path
     let peakFile = context.scratch.appendingPathComponent("peak-rss.txt").path
     /// Runs `executable` through `bench-hello --peak-rss`: its exact peak resident size.
-    func peakRSS(_ executable: String, _ arguments: [String], input: String?) throws -> Double {
-      let outcome = try ChildProcess(
+    func peakRSS(_ executable: String, _ arguments: [String], input: String?) async throws -> Double
+    {
+      let outcome = try await BenchRun(
         executable: context.binaries.hello,
         arguments: ["--peak-rss", peakFile, executable] + arguments,
         input: input ?? "/dev/null", output: output
@@ -82,16 +83,16 @@ enum EmbeddedQueryBenchmark {
     // Wall time from a plain spawn (wait4 blocks this thread: no polling delay); resident size
     // from a second run through the launcher.
     for round in 0...runs {
-      let helloRun = try ChildProcess(
+      let helloRun = try await BenchRun(
         executable: context.binaries.hello, arguments: [], output: output
       ).run()
-      let helloPeak = try peakRSS(context.binaries.hello, [], input: nil)
+      let helloPeak = try await peakRSS(context.binaries.hello, [], input: nil)
       if round > 0 {
         hello.append(helloRun.seconds)
         helloRSS.append(helloPeak)
       }
       for command in [firstPage] + queries + browser {
-        let outcome = try ChildProcess(
+        let outcome = try await BenchRun(
           executable: context.binaries.gutenberg, arguments: command.arguments,
           input: command.input ?? "/dev/null", output: output
         ).run()
@@ -100,7 +101,8 @@ enum EmbeddedQueryBenchmark {
           throw BenchError(
             "\(command.name) failed (status \(outcome.exitStatus)): \(text.prefix(300))")
         }
-        let peak = try peakRSS(context.binaries.gutenberg, command.arguments, input: command.input)
+        let peak = try await peakRSS(
+          context.binaries.gutenberg, command.arguments, input: command.input)
         if round > 0 {
           wall[command.name, default: Samples()].append(outcome.seconds)
           rss[command.name, default: Samples()].append(peak)

@@ -15,11 +15,11 @@ enum ProcessBenchmarks {
     // Served from the cache: fill it once online, then start offline.
     let cached = try context.dataDirectory("cold-cache")
     let before = context.server.requestCount
-    let fill = try await ChildProcess(
+    let fill = try await BenchRun(
       executable: binaries.gutenberg,
       arguments: ["list", "--server", context.url.absoluteString, "--data-dir", cached.path],
       output: listing
-    ).runPolling(timeout: .seconds(60))
+    ).run(timeout: .seconds(60))
     try checkListing(fill, listing)
     guard context.server.requestCount > before else {
       throw BenchError("the cache-filling run did not reach the loopback server")
@@ -40,10 +40,10 @@ enum ProcessBenchmarks {
     // Interleaved, so a slow patch of the machine hits every kind alike; one warm-up each.
     for run in 0...runs {
       for (name, arguments) in commands {
-        let child = ChildProcess(
+        let child = BenchRun(
           executable: name == "hello" ? binaries.hello : binaries.gutenberg,
           arguments: arguments, output: listing)
-        let outcome = try child.run()
+        let outcome = try await child.run()
         if name == "hello" {
           guard outcome.exitStatus == 0 else { throw BenchError("bench-hello failed") }
         } else {
@@ -71,7 +71,7 @@ enum ProcessBenchmarks {
   }
 
   /// The run succeeded and wrote a page of books (one tab-separated line each).
-  private static func checkListing(_ outcome: ChildProcess.Outcome, _ path: String) throws {
+  private static func checkListing(_ outcome: BenchRun.Outcome, _ path: String) throws {
     let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
     let lines = text.split(separator: "\n").filter { $0.contains("\t") }
     guard outcome.exitStatus == 0, lines.count >= 32 else {
@@ -84,8 +84,8 @@ enum ProcessBenchmarks {
     let binaries = context.binaries
     var helloRSS = Samples()
     for _ in 0..<3 {
-      let outcome = try await ChildProcess(executable: binaries.hello, arguments: ["--linger"])
-        .runPolling(timeout: .seconds(10))
+      let outcome = try await BenchRun(executable: binaries.hello, arguments: ["--linger"])
+        .run(timeout: .seconds(10))
       helloRSS.append(outcome.peakRSS)
     }
     var rows: [ResultRow] = []
@@ -96,13 +96,13 @@ enum ProcessBenchmarks {
       try Data(String(repeating: "n\n", count: pages).utf8).write(to: input)
       let before = context.server.requestCount
       let screens = context.scratch.appendingPathComponent("screens-\(pages).txt").path
-      let outcome = try await ChildProcess(
+      let outcome = try await BenchRun(
         executable: binaries.gutenberg,
         arguments: [
           "browse", "--server", context.url.absoluteString, "--data-dir", directory.path,
         ],
         input: input.path, output: screens
-      ).runPolling(timeout: .seconds(600))
+      ).run(timeout: .seconds(600))
       let requests = context.server.requestCount - before
       let text = (try? String(contentsOfFile: screens, encoding: .utf8)) ?? ""
       guard outcome.exitStatus == 0, requests >= pages,

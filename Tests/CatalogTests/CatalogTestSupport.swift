@@ -1,6 +1,7 @@
 import Foundation
 import Gutendex
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import Catalog
@@ -9,9 +10,7 @@ import Testing
 enum CatalogFixtures {
   /// The books of a recording in `Fixtures/`.
   static func books(_ name: String) throws -> [Book] {
-    let url = try #require(
-      Bundle.module.url(forResource: name, withExtension: "json", subdirectory: "Fixtures"))
-    return try BookPage.decode(from: Data(contentsOf: url)).results
+    try BookPage.decode(from: FixtureFiles.recording(name)).results
   }
 
   /// 86 real books (gutendex.com E4 page 1, mirror English page 87, mirror Japanese page 1),

@@ -1,16 +1,15 @@
 import Foundation
 import Gutendex
+import TestSupport
 import Testing
 
 @testable import Catalog
 
 /// Real recorded pages, and scratch directories that are removed afterwards.
 enum StoreFixtures {
-  /// The raw bytes of a recording in `Fixtures/`.
+  /// The raw bytes of a recording (kept once in `TestSupport`).
   static func data(_ name: String) throws -> Data {
-    let url = try #require(
-      Bundle.module.url(forResource: name, withExtension: "json", subdirectory: "Fixtures"))
-    return try Data(contentsOf: url)
+    try FixtureFiles.recording(name)
   }
 
   static func page(_ name: String) throws -> BookPage {

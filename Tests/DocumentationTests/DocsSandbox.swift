@@ -1,7 +1,7 @@
 import Foundation
 import GutendexServer
 
-@testable import BinaryTestSupport
+@testable import TestSupport
 
 /// Runs documented command lines as written, with the built `gutenberg` first on `PATH`, in a
 /// temporary home, working directory and data directory, against a loopback Gutendex serving

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import BinaryTestSupport
+@testable import TestSupport
 
 /// Every command line of README.md and of `gutenberg --help` runs as written: exit status 0
 /// (or the one its comment documents) and sensible output, against a loopback server. A README

@@ -2,7 +2,7 @@ import Foundation
 import Gutendex
 import Synchronization
 
-@testable import BinaryTestSupport
+@testable import TestSupport
 
 /// The whole embedded catalogue served by a `gutendex-server` child process, and a handler that
 /// forwards the sandbox's loopback server to it.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import BinaryTestSupport
+@testable import TestSupport
 
 /// The interactive browser, driven through standard input against the loopback engine.
 @Suite(.serialized)

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import BinaryTestSupport
+@testable import TestSupport
 
 /// The captures in `Screens/` are what the built `gutenberg` binary prints: for every capture
 /// whose state the binary can reach on its own (the embedded catalogue, simulated offline, no

@@ -2,7 +2,7 @@ import Foundation
 import GutendexServer
 import Testing
 
-@testable import BinaryTestSupport
+@testable import TestSupport
 
 /// `get`, `library` and `read` with the real binary against a loopback server that serves the
 /// API and Project Gutenberg's files (behind redirects, as PG does).

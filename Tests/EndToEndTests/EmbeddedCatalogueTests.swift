@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import BinaryTestSupport
+@testable import TestSupport
 
 /// With no server at all (nothing listens on 127.0.0.1:1) and with `--source embedded`, the
 /// binary browses, searches and keeps favourites from the embedded catalogue.

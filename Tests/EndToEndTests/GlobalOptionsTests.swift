@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import BinaryTestSupport
+@testable import TestSupport
 
 /// The built binary takes the global options before or after the subcommand, its one-shot
 /// commands end without the browser's footer, and its shell completion offers the languages.

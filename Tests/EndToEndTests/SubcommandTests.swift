@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import BinaryTestSupport
+@testable import TestSupport
 
 /// The scriptable subcommands against the loopback engine.
 @Suite(.serialized)

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import BinaryTestSupport
+@testable import TestSupport
 
 /// Command-line mistakes: exit 64 and exactly one `error:` line on standard error.
 @Suite(.serialized)

@@ -2,7 +2,7 @@ import Foundation
 import GutendexServer
 import Testing
 
-@testable import BinaryTestSupport
+@testable import TestSupport
 
 /// Downloads under faults, with the real binary: cuts and resumes, servers without Range or
 /// with a changed file, a full disk, Ctrl-C, stalls, redirects, 5xx, and sizes from 0 bytes to

@@ -2,7 +2,7 @@ import Foundation
 import GutendexServer
 import Testing
 
-@testable import BinaryTestSupport
+@testable import TestSupport
 
 /// Titles and names carrying OSC/CSI escapes, C1 controls and bidi overrides are printed
 /// harmlessly on every human-facing output: screens, TSV, details and favourites.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import BinaryTestSupport
+@testable import TestSupport
 
 /// SplitMix64: a small seeded generator, so a failing input can be reproduced from its seed.
 struct SeededGenerator: RandomNumberGenerator {

@@ -2,7 +2,7 @@ import Foundation
 import GutendexServer
 import Testing
 
-@testable import BinaryTestSupport
+@testable import TestSupport
 
 /// Rows of the fault matrix about a slow or failing server: each checks what the user sees, the
 /// exit code or that the prompt still answers, and that favourites and cache survived.

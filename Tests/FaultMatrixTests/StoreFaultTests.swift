@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import BinaryTestSupport
+@testable import TestSupport
 
 /// Rows of the fault matrix about the local store: damaged or blocked files, failing exports
 /// and imports, a killed process, two processes at once.

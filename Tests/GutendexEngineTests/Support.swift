@@ -1,15 +1,17 @@
 import Foundation
 import Gutendex
+import TestSupport
 import Testing
 
 @testable import GutendexEngine
 
-/// The committed fixtures: real books and recorded responses.
+/// The committed fixtures (kept once in `TestSupport`): real books and recorded responses.
 enum Fixture {
+  /// `recordings/<name>.json` names a recording by its short name; anything else is a path.
   static func url(_ name: String) throws -> URL {
-    try #require(
-      Bundle.module.url(forResource: name, withExtension: nil, subdirectory: "Fixtures"),
-      "missing fixture \(name)")
+    let prefix = "recordings/"
+    guard name.hasPrefix(prefix) else { return try FixtureFiles.url(name) }
+    return try FixtureFiles.url(FixtureFiles.recordingPath(String(name.dropFirst(prefix.count))))
   }
 
   static func data(_ name: String) throws -> Data {

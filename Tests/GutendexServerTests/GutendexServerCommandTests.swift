@@ -1,6 +1,7 @@
 import Foundation
 import Gutendex
 import GutendexServer
+import TestSupport
 import Testing
 
 @testable import gutendex_server
@@ -8,11 +9,7 @@ import Testing
 /// The executable's flags and its temporary JSONL handler.
 @Suite struct GutendexServerCommandTests {
   static func booksFile() throws -> String {
-    let url = try #require(
-      Bundle.module.url(
-        forResource: "catalogue-2025-08-first34", withExtension: "jsonl",
-        subdirectory: "Fixtures"))
-    return url.path
+    try FixtureFiles.url("catalogue-2025-08-first34.jsonl").path
   }
 
   @Test func flagsBecomeAFaultPlan() throws {

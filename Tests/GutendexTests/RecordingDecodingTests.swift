@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import Gutendex
@@ -6,7 +7,7 @@ import Testing
 /// Every recording from every era of the server decodes, with real values where they matter.
 @Suite struct RecordingDecodingTests {
   static func recordings() throws -> [URL] {
-    let root = try #require(Bundle.module.url(forResource: "Fixtures", withExtension: nil))
+    let root = try FixtureFiles.root()
     let files = try #require(
       FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil))
     return files.compactMap { $0 as? URL }.filter { $0.pathExtension == "json" }

@@ -1,6 +1,7 @@
 import Foundation
 import Gutendex
 import Synchronization
+import TestSupport
 import Testing
 
 /// A thread-safe list that injected closures (sleep, observer, random) append to.
@@ -81,11 +82,10 @@ func caught<T>(_ operation: () async throws -> T) async -> GutendexError? {
   }
 }
 
-/// The test fixtures copied from /work/shared/gutendex/recordings.
+/// The recordings of /work/shared/gutendex, kept once in `TestSupport`.
 enum Fixtures {
   static func url(_ name: String) throws -> URL {
-    let root = try #require(Bundle.module.url(forResource: "Fixtures", withExtension: nil))
-    return root.appending(path: name)
+    try FixtureFiles.url(name)
   }
 
   static func data(_ name: String) throws -> Data {

@@ -1,5 +1,6 @@
 import Foundation
 import Gutendex
+import TestSupport
 
 /// Real server recordings copied from /work/shared/gutendex (see Fixtures/README.md).
 enum Fixtures {
@@ -16,11 +17,7 @@ enum Fixtures {
   }
 
   static func data(_ name: String) throws -> Data {
-    guard
-      let url = Bundle.module.url(
-        forResource: name, withExtension: "json", subdirectory: "Fixtures")
-    else { throw Failure.missing(name) }
-    return try Data(contentsOf: url)
+    try FixtureFiles.recording(name)
   }
 
   static func page(_ name: String) throws -> BookPage {

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import Terminal
@@ -6,9 +7,7 @@ import Testing
 /// The text model and the pager: folding, sanitising, wrapping, paging, jumps and search.
 @Suite struct ReaderTests {
   static func sample() throws -> BookText {
-    let url = try #require(
-      Bundle.module.url(forResource: "pg84-sample", withExtension: "txt", subdirectory: "Fixtures"))
-    return BookText(data: try Data(contentsOf: url))
+    BookText(data: try FixtureFiles.data("pg84-sample.txt"))
   }
 
   @Test func theHeaderAndLicenceAreFolded() throws {

@@ -1,6 +1,7 @@
 import Catalog
 import Foundation
 import Gutendex
+import TestSupport
 import Testing
 
 @testable import Terminal
@@ -169,10 +170,8 @@ enum SampleScreens {
 
   /// The reader on the first page of the sample text, 20 lines high.
   static func reader() throws -> Pager {
-    let url = try #require(
-      Bundle.module.url(forResource: "pg84-sample", withExtension: "txt", subdirectory: "Fixtures"))
-    return Pager(
-      text: BookText(data: try Data(contentsOf: url)),
+    Pager(
+      text: BookText(data: try FixtureFiles.data("pg84-sample.txt")),
       title: "Frankenstein; Or, The Modern Prometheus", width: 80, height: 20)
   }
 

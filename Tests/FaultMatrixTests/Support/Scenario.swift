@@ -2,7 +2,7 @@ import Foundation
 import GutendexServer
 import Testing
 
-@testable import BinaryTestSupport
+@testable import TestSupport
 
 /// One row of the matrix: a loopback server, a data directory seeded with two favourites and
 /// one cached page (French books, page 1), and the means to check both survived the fault.

@@ -2,6 +2,7 @@ import Foundation
 import Gutendex
 import GutendexServer
 import Synchronization
+import TestSupport
 import Testing
 
 /// A handler made of a closure, standing in for the engine.
@@ -13,16 +14,10 @@ struct ClosureHandler: Requestable {
   }
 }
 
-/// Recorded gutendex.com pages, copied into this target.
+/// Recorded gutendex.com pages (kept once in `TestSupport`).
 enum Fixtures {
   static func data(_ name: String) throws -> Data {
-    guard
-      let url = Bundle.module.url(
-        forResource: name, withExtension: "json", subdirectory: "Fixtures")
-    else {
-      throw CocoaError(.fileNoSuchFile)
-    }
-    return try Data(contentsOf: url)
+    try FixtureFiles.recording(name)
   }
 
   /// gutendex.com page 1 (era E4).

@@ -1,6 +1,5 @@
 import Foundation
 import GutendexServer
-import Testing
 
 /// Project Gutenberg's files for a book, served the way PG serves them: the format URL
 /// (`/ebooks/84.epub3.images`) redirects to the file path (`/cache/epub/84/...`).

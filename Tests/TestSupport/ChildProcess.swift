@@ -5,23 +5,40 @@ import Synchronization
   import Glibc
 #endif
 
-/// A child process with piped standard streams, spawned with `posix_spawn` so the test knows
-/// its pid (for `kill -9`, `/proc/<pid>/status`) and reaps it with `wait4` (for its peak RSS).
+/// A child process, spawned with `posix_spawn` so the caller knows its pid (for `kill -9`,
+/// `/proc/<pid>/status`) and reaped with `wait4`: the one harness of the tests and the bench.
 ///
-/// Every blocking call (`read`, `wait4`, large writes) runs on a dedicated thread, never on the
-/// cooperative pool, which the loopback server in the same process needs. Waiting is bounded:
-/// a child still running at its deadline is killed with SIGKILL.
-final class ChildProcess: Sendable {
+/// Each standard stream is a pipe (the tests read and write them) or a file (the bench, which
+/// must not pay for reading). Every blocking call (`read`, `wait4`, large writes) runs on a
+/// dedicated thread, never on the cooperative pool, which a loopback server in the same process
+/// needs. Waiting is bounded: a child still running at its deadline is killed with SIGKILL.
+public final class ChildProcess: Sendable {
+  /// Where one standard stream goes.
+  public enum Stream: Sendable {
+    /// A pipe to this process (standard input is written with ``write(_:)``; output is kept).
+    case pipe
+    /// A file: read for standard input, created or truncated for output.
+    case file(String)
+  }
+
   /// How a child ended.
-  struct Exit: Sendable {
+  public struct Exit: Sendable {
     /// The exit code, or nil when a signal ended it.
-    var code: Int32?
+    public var code: Int32?
     /// The signal that ended it, if one did.
-    var signal: Int32?
-    /// Peak resident set size in KiB, from `wait4`'s `ru_maxrss`.
-    var maxRSSKiB: Int
+    public var signal: Int32?
+    /// Peak resident set size in KiB, from `wait4`'s `ru_maxrss`. On Linux this starts at the
+    /// spawning process's own peak (`posix_spawn` shares its memory until `exec`), so it says
+    /// little about a small child: see ``sampledPeakKiB``.
+    public var maxRSSKiB: Int
+    /// The largest `VmHWM` read from `/proc/<pid>/status` while ``wait(timeout:)`` waited (every
+    /// 5 ms; the child's last moments may be missed); nil if none was read.
+    public var sampledPeakKiB: Int?
+    /// From just before `posix_spawn` to the child being reaped (timed on the reaping thread,
+    /// so no polling delay is in it).
+    public var elapsed: Duration
     /// True when the harness killed it for running past its deadline.
-    var timedOut: Bool
+    public var timedOut: Bool
   }
 
   private struct State {
@@ -31,13 +48,17 @@ final class ChildProcess: Sendable {
     var stderrClosed = false
     var exit: Exit?
     var killedForTimeout = false
+    var sampledPeakKiB: Int?
   }
 
-  struct SpawnError: Error, CustomStringConvertible {
-    var description: String
+  /// Why a child could not be started.
+  public struct SpawnError: Error, CustomStringConvertible {
+    /// What failed, with the system's reason.
+    public var description: String
   }
 
-  let pid: pid_t
+  /// The child's process id.
+  public let pid: pid_t
   private let inputFD: Int32
   private let inputClosed = Mutex(false)
   private let state = Mutex(State())
@@ -47,17 +68,28 @@ final class ChildProcess: Sendable {
   /// that child would inherit our pipe ends and keep them open.
   private static let spawnLock = Mutex(())
 
-  /// Starts `executable` with exactly `arguments` and `environment`.
-  init(executable: String, arguments: [String], environment: [String: String]) throws {
+  /// Starts `executable` with exactly `arguments` and `environment`, its streams as given.
+  public init(
+    executable: String, arguments: [String], environment: [String: String],
+    input: Stream = .pipe, output: Stream = .pipe, error: Stream = .pipe
+  ) throws {
     Self.ignoreSIGPIPE
+    let start = ContinuousClock.now
     let (pid, inputFD, outputFD, errorFD) = try Self.spawnLock.withLock { _ in
-      try Self.spawn(executable: executable, arguments: arguments, environment: environment)
+      try Self.spawn(
+        executable: executable, arguments: arguments, environment: environment,
+        streams: (input, output, error))
     }
     self.pid = pid
     self.inputFD = inputFD
-    startReader(fd: outputFD, isError: false)
-    startReader(fd: errorFD, isError: true)
-    startReaper()
+    if inputFD < 0 { inputClosed.withLock { $0 = true } }
+    state.withLock { state in
+      state.stdoutClosed = outputFD < 0
+      state.stderrClosed = errorFD < 0
+    }
+    if outputFD >= 0 { startReader(fd: outputFD, isError: false) }
+    if errorFD >= 0 { startReader(fd: errorFD, isError: true) }
+    startReaper(start: start)
   }
 
   private static func makePipe() throws -> [Int32] {
@@ -69,18 +101,31 @@ final class ChildProcess: Sendable {
     return fds
   }
 
+  /// Spawns the child; returns its pid and this side's ends of its pipes (-1 for a file).
   private static func spawn(
-    executable: String, arguments: [String], environment: [String: String]
+    executable: String, arguments: [String], environment: [String: String],
+    streams: (input: Stream, output: Stream, error: Stream)
   ) throws -> (pid_t, Int32, Int32, Int32) {
-    let input = try makePipe()
-    let output = try makePipe()
-    let error = try makePipe()
+    // A file stream gets no pipe: [-1, -1] marks it, and the child opens the file itself.
+    func pipeFor(_ stream: Stream) throws -> [Int32] {
+      if case .pipe = stream { return try makePipe() }
+      return [-1, -1]
+    }
+    let input = try pipeFor(streams.input)
+    let output = try pipeFor(streams.output)
+    let error = try pipeFor(streams.error)
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_adddup2(&actions, input[0], 0)
-    posix_spawn_file_actions_adddup2(&actions, output[1], 1)
-    posix_spawn_file_actions_adddup2(&actions, error[1], 2)
+    func attach(_ stream: Stream, _ pipe: [Int32], childEnd: Int, to fd: Int32, flags: Int32) {
+      switch stream {
+      case .pipe: posix_spawn_file_actions_adddup2(&actions, pipe[childEnd], fd)
+      case .file(let path): posix_spawn_file_actions_addopen(&actions, fd, path, flags, 0o644)
+      }
+    }
+    attach(streams.input, input, childEnd: 0, to: 0, flags: O_RDONLY)
+    attach(streams.output, output, childEnd: 1, to: 1, flags: O_WRONLY | O_CREAT | O_TRUNC)
+    attach(streams.error, error, childEnd: 1, to: 2, flags: O_WRONLY | O_CREAT | O_TRUNC)
     let argv = ([executable] + arguments).map { strdup($0) } + [nil]
     let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
     defer {
@@ -89,6 +134,7 @@ final class ChildProcess: Sendable {
     }
     var pid: pid_t = 0
     let result = posix_spawn(&pid, executable, &actions, nil, argv, envp)
+    // close(-1) is a harmless EBADF for the streams that are files.
     close(input[0])
     close(output[1])
     close(error[1])
@@ -130,20 +176,22 @@ final class ChildProcess: Sendable {
     thread.start()
   }
 
-  private func startReaper() {
+  private func startReaper(start: ContinuousClock.Instant) {
     let pid = self.pid
     let thread = Thread { [self] in
       var status: Int32 = 0
       var usage = rusage()
       while wait4(pid, &status, 0, &usage) < 0, errno == EINTR {}
+      let elapsed = ContinuousClock.now - start
       // WIFEXITED / WTERMSIG, spelled out: the C macros are not imported.
       let signal = status & 0x7f
       let exit = Exit(
         code: signal == 0 ? (status >> 8) & 0xff : nil, signal: signal == 0 ? nil : signal,
-        maxRSSKiB: Int(usage.ru_maxrss), timedOut: false)
+        maxRSSKiB: Int(usage.ru_maxrss), sampledPeakKiB: nil, elapsed: elapsed, timedOut: false)
       state.withLock { state in
         var exit = exit
         exit.timedOut = state.killedForTimeout
+        exit.sampledPeakKiB = state.sampledPeakKiB
         state.exit = exit
       }
     }
@@ -151,7 +199,7 @@ final class ChildProcess: Sendable {
   }
 
   /// Writes bytes to the child's standard input (on a separate thread: it may block).
-  func write(_ data: Data) async {
+  public func write(_ data: Data) async {
     await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
       let thread = Thread { [self] in
         writeBlocking(data)
@@ -162,7 +210,7 @@ final class ChildProcess: Sendable {
   }
 
   /// Writes one line and a newline.
-  func send(_ line: String) async {
+  public func send(_ line: String) async {
     await write(Data((line + "\n").utf8))
   }
 
@@ -182,7 +230,7 @@ final class ChildProcess: Sendable {
   }
 
   /// Closes standard input: the child sees end of input.
-  func closeInput() {
+  public func closeInput() {
     let wasOpen = inputClosed.withLock { closed -> Bool in
       defer { closed = true }
       return !closed
@@ -191,16 +239,16 @@ final class ChildProcess: Sendable {
   }
 
   /// Everything the child wrote to standard output so far.
-  var stdout: Data { Data(state.withLock { $0.stdout }) }
+  public var stdout: Data { Data(state.withLock { $0.stdout }) }
   /// Everything the child wrote to standard error so far.
-  var stderr: Data { Data(state.withLock { $0.stderr }) }
+  public var stderr: Data { Data(state.withLock { $0.stderr }) }
 
   /// Standard output so far as text (invalid UTF-8 repaired).
-  var stdoutText: String { String(decoding: stdout, as: UTF8.self) }
+  public var stdoutText: String { String(decoding: stdout, as: UTF8.self) }
 
   /// Waits until `predicate` holds for the standard output so far, or `timeout` passes, or
   /// the child ends; returns whether it held.
-  func waitForOutput(
+  public func waitForOutput(
     timeout: Duration = .seconds(30), _ predicate: (String) -> Bool
   ) async -> Bool {
     let deadline = ContinuousClock.now + timeout
@@ -213,7 +261,7 @@ final class ChildProcess: Sendable {
   }
 
   /// The child's peak resident set so far in KiB (`VmHWM`), nil once it has ended.
-  func peakRSSKiB() -> Int? {
+  public func peakRSSKiB() -> Int? {
     guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else {
       return nil
     }
@@ -224,17 +272,22 @@ final class ChildProcess: Sendable {
   }
 
   /// Sends a signal (SIGKILL by default) unless the child has already been reaped.
-  func kill(_ signal: Int32 = SIGKILL) {
+  public func kill(_ signal: Int32 = SIGKILL) {
     state.withLock { state in
       if state.exit == nil { _ = Glibc.kill(pid, signal) }
     }
   }
 
   /// Waits for the child to end and its output to be read; kills it at `timeout`.
-  func wait(timeout: Duration = .seconds(60)) async -> Exit {
+  public func wait(timeout: Duration = .seconds(60)) async -> Exit {
     let deadline = ContinuousClock.now + timeout
     var killed = false
     while true {
+      // VmHWM only grows, so the last value read before the exit is the peak (short of the
+      // last few milliseconds); the reaper copies it into the exit.
+      if let peak = peakRSSKiB() {
+        state.withLock { $0.sampledPeakKiB = max($0.sampledPeakKiB ?? 0, peak) }
+      }
       let done = state.withLock { state -> Exit? in
         state.stdoutClosed && state.stderrClosed ? state.exit : nil
       }

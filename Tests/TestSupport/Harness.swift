@@ -2,7 +2,6 @@ import Foundation
 import Gutendex
 import GutendexEngine
 import GutendexServer
-import Testing
 
 /// The built `gutenberg` binary, run as a user would: its own data directory, a clean
 /// environment (no inherited `GUTENDEX_URL`), `NO_COLOR=1`, `COLUMNS=100`, and a deadline.
@@ -106,10 +105,11 @@ struct Gutenberg {
   /// `favorites list` as TSV: the ids, newest first.
   func favoriteIDs() async throws -> [Int] {
     let run = try await self.run(["favorites", "list", "--source", "embedded"])
-    try #require(run.status == 0, "favorites list failed: \(run)")
+    try HarnessFailure.check(run.status == 0, "favorites list failed: \(run)")
     return try run.outLines.map { line in
       let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
-      return try #require(Int(fields.first ?? ""), "not a TSV favourite line: \(line)")
+      return try HarnessFailure.unwrap(
+        Int(fields.first ?? ""), "not a TSV favourite line: \(line)")
     }
   }
 }
@@ -117,10 +117,7 @@ struct Gutenberg {
 /// The fixture books and an engine over them.
 enum Fixture {
   static func data(_ name: String) throws -> Data {
-    let url = try #require(
-      Bundle.module.url(forResource: name, withExtension: nil, subdirectory: "Fixtures"),
-      "missing fixture \(name)")
-    return try Data(contentsOf: url)
+    try FixtureFiles.data(name)
   }
 
   /// 343 real books of the 2025-08 catalogue.
@@ -148,18 +145,19 @@ struct TestServer {
 
   /// What the engine itself answers for `target` (e.g. `/books/?search=x`).
   func engineAnswer(_ target: String) async throws -> HTTPResponse {
-    let url = try #require(URL(string: url.absoluteString + target))
+    let url = try HarnessFailure.unwrap(URL(string: url.absoluteString + target), target)
     return try await engine.send(HTTPRequest(url: url))
   }
 
   /// The ids of a page the engine answers for `target`.
   func engineIDs(_ target: String) async throws -> (count: Int, ids: [Int]) {
     let response = try await engineAnswer(target)
-    let object = try #require(
-      JSONSerialization.jsonObject(with: response.body) as? [String: Any])
-    let results = try #require(object["results"] as? [[String: Any]])
+    let object = try HarnessFailure.unwrap(
+      JSONSerialization.jsonObject(with: response.body) as? [String: Any], "not a page: \(target)")
+    let results = try HarnessFailure.unwrap(object["results"] as? [[String: Any]], "no results")
     return (
-      try #require(object["count"] as? Int), try results.map { try #require($0["id"] as? Int) }
+      try HarnessFailure.unwrap(object["count"] as? Int, "no count"),
+      try results.map { try HarnessFailure.unwrap($0["id"] as? Int, "a result without an id") }
     )
   }
 }
