@@ -1,12 +1,13 @@
 import Foundation
 import Gutendex
+import TestSupport
 import Testing
 
 @testable import Catalog
 
 /// Page 2 of `/books/` without a search: the page the browser prefetches after page 1.
 let plainPageTwo: @Sendable (URL) -> Bool = { url in
-  FakeGutendex.page(of: url) == 2 && FakeGutendex.parameter("search", of: url) == nil
+  GutendexDouble.page(of: url) == 2 && GutendexDouble.parameter("search", of: url) == nil
 }
 
 @MainActor
@@ -113,7 +114,10 @@ struct BrowserViewModelTests {
     await model.setQuery(BookQuery(search: "the"))
     #expect(model.current.page == 1)
     #expect(model.current.query.search == "the")
-    let expected = catalogue.filter { $0.title.lowercased().contains("the") }
+    // Gutendex's search: the word in the title or an author's name, case-insensitive.
+    let expected = catalogue.filter { book in
+      ([book.title] + book.authors.map(\.name)).contains { $0.lowercased().contains("the") }
+    }
     #expect(model.current.totalCount == expected.count)
     #expect(model.current.items.map(\.id) == Array(expected.prefix(32)).map(\.id))
     #expect(harness.server.requests.last?.query == "search=the")
@@ -306,9 +310,9 @@ struct BrowserPrefetchTests {
     #expect(model.current.page == 1)
     await model.waitForPrefetch()
     let searched = harness.server.requests.filter {
-      FakeGutendex.parameter("search", of: $0) == "the"
+      GutendexDouble.parameter("search", of: $0) == "the"
     }
-    #expect(searched.map { FakeGutendex.page(of: $0) } == [1, 2])
+    #expect(searched.map { GutendexDouble.page(of: $0) } == [1, 2])
   }
 
   @Test func cancellingANextThatWaitsForThePrefetchRestoresThePreviousState() async {

@@ -1,5 +1,6 @@
 import Foundation
 import Gutendex
+import TestSupport
 import Testing
 
 @testable import Catalog
@@ -20,7 +21,7 @@ struct CatalogPagesTests {
   @Test func aServerLostPartWayHandsOverToTheLocalCatalogue() async throws {
     let catalogue = try CatalogFixtures.catalogue()
     let harness = try CatalogHarness(localBooks: catalogue)
-    harness.server.fail { url, _ in (FakeGutendex.page(of: url) ?? 1) >= 2 ? .unreachable : nil }
+    harness.server.fail { url, _ in (GutendexDouble.page(of: url) ?? 1) >= 2 ? .unreachable : nil }
     var pages: [LoadedPage] = []
     for try await page in harness.service.pages(BookQuery()) { pages.append(page) }
     #expect(pages.map(\.query.page) == [1, 2, 3])
@@ -35,9 +36,13 @@ struct CatalogPagesTests {
 
   @Test func booksSeenOnAnEarlierPageAreDropped() async throws {
     let catalogue = try CatalogFixtures.catalogue()
+    let harness = try CatalogHarness(books: Array(catalogue[0..<40]))
     // As when the popularity order shifts between requests: page 2 repeats a book of page 1.
-    let books = Array(catalogue[0..<40]) + [catalogue[5]]
-    let harness = try CatalogHarness(books: books)
+    let repeated = Array(catalogue[32..<40]) + [catalogue[5]]
+    let page2 =
+      #"{"count":41,"next":null,"previous":null,"results":["#
+      + repeated.map { String(decoding: $0.rawJSON, as: UTF8.self) }.joined(separator: ",") + "]}"
+    harness.server.answer(where: { GutendexDouble.page(of: $0) == 2 }, with: Data(page2.utf8))
     var pages: [LoadedPage] = []
     for try await page in harness.service.pages(BookQuery()) { pages.append(page) }
     #expect(pages.map(\.page.results.count) == [32, 8])
@@ -46,7 +51,7 @@ struct CatalogPagesTests {
 
   @Test func aFailureWithNoFallbackEndsTheWalkWithTheError() async throws {
     let harness = try CatalogHarness(cache: false)
-    harness.server.fail { url, _ in FakeGutendex.page(of: url) == 2 ? .status(500) : nil }
+    harness.server.fail { url, _ in GutendexDouble.page(of: url) == 2 ? .status(500) : nil }
     var iterator = harness.service.pages(BookQuery()).makeAsyncIterator()
     #expect(try await iterator.next()?.query.page == 1)
     await #expect(throws: CatalogError.self) { _ = try await iterator.next() }

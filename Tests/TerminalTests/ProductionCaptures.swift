@@ -95,7 +95,7 @@ enum ProductionCaptures {
     app.clock.set(SampleScreens.now.addingTimeInterval(-300))
     _ = await app.start()
     app.clock.set(SampleScreens.now)
-    app.server.fault = .unreachable
+    app.server.fail(with: .unreachable)
     return await app.type("r")
   }
 
@@ -109,7 +109,7 @@ enum ProductionCaptures {
   static func rateLimited() async throws -> String {
     let app = try CaptureApp()
     _ = await app.start()
-    app.server.fault = .rateLimited(seconds: 30)
+    app.server.fail(with: .rateLimited(seconds: 30))
     return await app.type("n")
   }
 
@@ -117,7 +117,7 @@ enum ProductionCaptures {
     let app = try await withFavorites()
     _ = await app.start()
     _ = await app.type("F")
-    app.server.fault = .unreachable
+    app.server.fail(with: .unreachable)
     return await app.type("r")
   }
 
@@ -140,7 +140,7 @@ enum ProductionCaptures {
     books.append(try book(43282, in: "en__page_775"))
     let app = try CaptureApp(
       width: 60, query: BookQuery(search: "dream", languages: ["en", "ja", "zh"]),
-      searches: ["dream": RecordedGutendex.page(of: books)])
+      searches: ["dream": CaptureApp.page(of: books)])
     try await app.favorite([books[0], try book(1982, in: "ja__page_1")])
     return await app.start()
   }

@@ -1,0 +1,238 @@
+import Foundation
+import Gutendex
+import GutendexEngine
+import Synchronization
+
+/// The one Gutendex double of the test suites: the real `GutendexEngine` over a list of books
+/// (so pages, filters, links and errors are the server's own), in memory, recording every
+/// request, failing or holding requests on demand.
+///
+/// Thread-safe: all state lives in one `Mutex`. Held requests wait on continuations that are
+/// resumed exactly once, by ``release()`` or by their task's cancellation.
+public final class GutendexDouble: Requestable {
+  /// A way to answer a request other than with the books.
+  public enum Fault: Sendable, Hashable {
+    /// The transport throws ``GutendexError/unreachable(url:reason:)``.
+    case unreachable
+    /// An HTML error page with this status (5xx, say).
+    case status(Int)
+    /// 404 `{"detail": "Invalid page."}`, as the real server answers a page past the end.
+    case invalidPage
+    /// 429 with `Retry-After: seconds`, as gutendex.com throttles.
+    case rateLimited(seconds: Int)
+  }
+
+  private typealias Waiter = (
+    predicate: @Sendable (URL) -> Bool, continuation: CheckedContinuation<URL, Never>
+  )
+
+  private struct Parked {
+    var url: URL
+    var continuation: CheckedContinuation<Void, any Error>
+  }
+
+  private struct State {
+    var requests: [URL] = []
+    var cancelled: [URL] = []
+    var fault: (@Sendable (URL, Int) -> Fault?)?
+    var hold: (@Sendable (URL) -> Bool)?
+    var parked: [Int: Parked] = [:]
+    var cancelledBeforeParking: Set<Int> = []
+    var nextTicket = 0
+    var waiters: [Waiter] = []
+    var cancelWaiters: [Waiter] = []
+    var scripted: [(predicate: @Sendable (URL) -> Bool, body: Data)] = []
+  }
+
+  private let state = Mutex(State())
+  private let engine: GutendexEngine
+
+  /// A server of `books`, in the engine's order (most downloaded first, as gutendex.com).
+  public init(books: [Book]) throws {
+    engine = try GutendexEngine(books: books.map(\.rawJSON))
+  }
+
+  /// The order the engine pages `books` in by default: most downloaded first, then by id.
+  public static func popularOrder(_ books: [Book]) -> [Book] {
+    books.sorted { ($0.downloadCount, -$0.id) > ($1.downloadCount, -$1.id) }
+  }
+
+  // MARK: - Control
+
+  /// Every request from now on fails with `fault` (nil: serve the books again).
+  public func fail(with fault: Fault?) {
+    let decide: (@Sendable (URL, Int) -> Fault?)? =
+      if let fault { { _, _ in fault } } else { nil }
+    state.withLock { $0.fault = decide }
+  }
+
+  /// Decides per request (its URL and 0-based number) whether it fails, and how.
+  public func fail(when decide: @escaping @Sendable (URL, Int) -> Fault?) {
+    state.withLock { $0.fault = decide }
+  }
+
+  /// Requests matching `predicate` are answered 200 with `body` instead of by the engine: a
+  /// page the engine cannot produce (a book repeated across pages, as when the popularity
+  /// order shifts between requests).
+  public func answer(where predicate: @escaping @Sendable (URL) -> Bool, with body: Data) {
+    state.withLock { $0.scripted.append((predicate, body)) }
+  }
+
+  /// Requests matching `predicate` wait until ``release()`` or until their task is cancelled.
+  public func hold(where predicate: @escaping @Sendable (URL) -> Bool) {
+    state.withLock { $0.hold = predicate }
+  }
+
+  /// Lets every held request go on, and stops holding new ones.
+  public func release() {
+    let parked = state.withLock { state in
+      state.hold = nil
+      defer { state.parked = [:] }
+      return Array(state.parked.values)
+    }
+    for entry in parked { entry.continuation.resume() }
+  }
+
+  /// Waits until a request matching `predicate` has arrived (at once if one already has).
+  public func waitForRequest(where predicate: @escaping @Sendable (URL) -> Bool) async -> URL {
+    await withCheckedContinuation { continuation in
+      let found = state.withLock { state -> URL? in
+        if let url = state.requests.first(where: predicate) { return url }
+        state.waiters.append((predicate, continuation))
+        return nil
+      }
+      if let found { continuation.resume(returning: found) }
+    }
+  }
+
+  /// Waits until a held request matching `predicate` has been cancelled by its caller.
+  public func waitForCancellation(where predicate: @escaping @Sendable (URL) -> Bool) async -> URL {
+    await withCheckedContinuation { continuation in
+      let found = state.withLock { state -> URL? in
+        if let url = state.cancelled.first(where: predicate) { return url }
+        state.cancelWaiters.append((predicate, continuation))
+        return nil
+      }
+      if let found { continuation.resume(returning: found) }
+    }
+  }
+
+  /// Waits until a request for page `page` of `/books/` has arrived.
+  public func waitForPage(_ page: Int) async {
+    _ = await waitForRequest { Self.page(of: $0) == page }
+  }
+
+  // MARK: - Inspection
+
+  /// Every request received, in order.
+  public var requests: [URL] { state.withLock { $0.requests } }
+
+  /// Requests whose task was cancelled while they were held.
+  public var cancelled: [URL] { state.withLock { $0.cancelled } }
+
+  /// The `page` numbers of the `/books/` requests received, in order (1 when absent).
+  public var pagesRequested: [Int] { requests.compactMap(Self.page(of:)) }
+
+  /// The `ids` parameter of each `/books/` request that had one, as numbers.
+  public var idBatches: [[Int]] {
+    requests.compactMap { url in
+      Self.parameter("ids", of: url).map { $0.split(separator: ",").compactMap { Int($0) } }
+    }
+  }
+
+  /// The `page` of a `/books/` request (1 when absent); nil for other paths.
+  public static func page(of url: URL) -> Int? {
+    guard url.path.hasSuffix("/books/") || url.path.hasSuffix("/books") else { return nil }
+    return parameter("page", of: url).flatMap { Int($0) } ?? 1
+  }
+
+  /// The value of query parameter `name` in `url`, if any.
+  public static func parameter(_ name: String, of url: URL) -> String? {
+    URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?
+      .first { $0.name == name }?.value
+  }
+
+  // MARK: - Requestable
+
+  /// Records the request, then holds, fails, scripts or lets the engine answer it.
+  public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    let url = request.url
+    let (ticket, mustHold, fault, scripted, ready) = state.withLock { state in
+      let number = state.requests.count
+      state.requests.append(url)
+      var ready: [CheckedContinuation<URL, Never>] = []
+      state.waiters.removeAll { waiter in
+        guard waiter.predicate(url) else { return false }
+        ready.append(waiter.continuation)
+        return true
+      }
+      state.nextTicket += 1
+      let scripted = state.scripted.first { $0.predicate(url) }?.body
+      return (
+        state.nextTicket, state.hold?(url) ?? false, state.fault?(url, number), scripted, ready
+      )
+    }
+    for continuation in ready { continuation.resume(returning: url) }
+    if mustHold { try await park(ticket, url: url) }
+    switch fault {
+    case .unreachable?:
+      throw GutendexError.unreachable(url: url, reason: "connection refused")
+    case .status(let status)?:
+      return HTTPResponse(
+        status: status, headers: ["Content-Type": "text/html"],
+        body: Data("<html>down</html>".utf8), url: url)
+    case .invalidPage?:
+      return Self.json(404, #"{"detail":"Invalid page."}"#, url: url)
+    case .rateLimited(let seconds)?:
+      var response = Self.json(429, #"{"detail":"Request was throttled."}"#, url: url)
+      response.headers["retry-after"] = "\(seconds)"
+      return response
+    case nil:
+      if let scripted {
+        return HTTPResponse(
+          status: 200, headers: ["Content-Type": "application/json"], body: scripted, url: url)
+      }
+      return try await engine.send(request)
+    }
+  }
+
+  private func park(_ ticket: Int, url: URL) async throws {
+    try await withTaskCancellationHandler {
+      try await withCheckedThrowingContinuation {
+        (continuation: CheckedContinuation<Void, any Error>) in
+        let cancelledAlready = state.withLock { state in
+          if state.cancelledBeforeParking.remove(ticket) != nil { return true }
+          state.parked[ticket] = Parked(url: url, continuation: continuation)
+          return false
+        }
+        if cancelledAlready { continuation.resume(throwing: CancellationError()) }
+      }
+    } onCancel: {
+      let (parked, ready) = state.withLock {
+        state -> (Parked?, [CheckedContinuation<URL, Never>]) in
+        state.cancelled.append(url)
+        var ready: [CheckedContinuation<URL, Never>] = []
+        state.cancelWaiters.removeAll { waiter in
+          guard waiter.predicate(url) else { return false }
+          ready.append(waiter.continuation)
+          return true
+        }
+        guard let parked = state.parked.removeValue(forKey: ticket) else {
+          state.cancelledBeforeParking.insert(ticket)
+          return (nil, ready)
+        }
+        return (parked, ready)
+      }
+      parked?.continuation.resume(throwing: CancellationError())
+      for continuation in ready { continuation.resume(returning: url) }
+    }
+  }
+
+  // MARK: - Answers
+
+  private static func json(_ status: Int, _ text: String, url: URL) -> HTTPResponse {
+    HTTPResponse(
+      status: status, headers: ["Content-Type": "application/json"], body: Data(text.utf8),
+      url: url)
+  }
+}
