@@ -32,9 +32,10 @@ extension CatalogError: CustomStringConvertible, LocalizedError {
     case .server(let error): error.description
     case .store(let error): error.description
     case .pageOutOfRange(let page, let pageCount):
+      // Grouped as the page headers group them ("page 1 of 2,397").
       pageCount == 1
-        ? "page \(page) is out of range (there is only page 1)"
-        : "page \(page) is out of range (1–\(pageCount))"
+        ? "page \(Self.grouped(page)) is out of range (there is only page 1)"
+        : "page \(Self.grouped(page)) is out of range (1–\(Self.grouped(pageCount)))"
     case .noSuchRow(let row, let rowCount):
       rowCount == 0
         ? "there is no row \(row): the list is empty"
@@ -48,6 +49,17 @@ extension CatalogError: CustomStringConvertible, LocalizedError {
     case .cacheUnavailable(let reason):
       "the page cache is unavailable" + (reason.map { ": \($0)" } ?? "")
     }
+  }
+
+  /// `1234567` as `1,234,567`, whatever the locale (the screens group numbers so everywhere).
+  static func grouped(_ number: Int) -> String {
+    let digits = String(number.magnitude)
+    var out = ""
+    for (index, digit) in digits.enumerated() {
+      if index > 0, (digits.count - index) % 3 == 0 { out.append(",") }
+      out.append(digit)
+    }
+    return number < 0 ? "-" + out : out
   }
 
   /// The same line, for Foundation's error reporting.

@@ -378,7 +378,7 @@ struct ServerFaultTests {
       let list = try await row.run(["list", "--page", "9999"])
 
       #expect(browse.status == 0, "\(browse)")
-      #expect(browse.outLines.contains("error: page 9999 is out of range (1–11)"), "\(browse)")
+      #expect(browse.outLines.contains("error: page 9,999 is out of range (1–11)"), "\(browse)")
       // State unchanged: the next line still goes from page 1 to page 2.
       #expect(browse.out.contains("all books · page 2 of 11"), "\(browse)")
       #expect(list.status == 1, "\(list)")
