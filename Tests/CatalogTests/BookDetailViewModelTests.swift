@@ -35,7 +35,10 @@ struct BookDetailViewModelTests {
     await model.load(id: frankenstein.id)
     #expect(model.current.book == frankenstein)
     #expect(model.current.isFavorite)
-    guard case .offline(.favorite(let date), let reason) = model.current.load else {
+    guard case .loaded(let provenance) = model.current.load,
+      case .favorite(let date) = provenance.source,
+      let reason = provenance.fallbackReason
+    else {
       Issue.record("expected an offline favourite, got \(model.current.load)")
       return
     }
@@ -53,7 +56,8 @@ struct BookDetailViewModelTests {
     await model.load(id: book.id)
     #expect(
       model.current.load
-        == .offline(.favorite(savedAt: CatalogFixtures.date()), reason: "simulated offline"))
+        == .loaded(
+          .fallback(.favorite(savedAt: CatalogFixtures.date()), reason: "simulated offline")))
     #expect(harness.server.requests.isEmpty)
   }
 
@@ -63,7 +67,10 @@ struct BookDetailViewModelTests {
     let model = BookDetailViewModel(service: harness.service)
     await model.load(id: local[2].id)
     #expect(model.current.book?.title == local[2].title)
-    guard case .offline(.local(let name), let reason) = model.current.load else {
+    guard case .loaded(let provenance) = model.current.load,
+      case .local(let name) = provenance.source,
+      let reason = provenance.fallbackReason
+    else {
       Issue.record("expected an offline local book, got \(model.current.load)")
       return
     }
@@ -131,7 +138,8 @@ struct BookDetailViewModelTests {
     _ = try harness.favorites.add(local[1])
     let model = await BookDetailViewModel(
       service: harness.service, book: local[1],
-      source: .offline(.local(name: CatalogHarness.localName), reason: "simulated offline"))
+      source: .loaded(
+        .fallback(.local(name: CatalogHarness.localName), reason: "simulated offline")))
     #expect(model.current.isFavorite)
     #expect(model.current.summaryNeedsNetwork)
     #expect(model.current.book == local[1])

@@ -162,7 +162,10 @@ struct BrowserViewModelTests {
     harness.clock.advance(by: 600)
     harness.server.fail(with: .unreachable)
     await model.refresh()
-    guard case .offline(.cache(let date), let reason) = model.current.load else {
+    guard case .loaded(let provenance) = model.current.load,
+      case .cache(let date) = provenance.source,
+      let reason = provenance.fallbackReason
+    else {
       Issue.record("expected an offline cache state, got \(model.current.load)")
       return
     }

@@ -38,7 +38,7 @@ struct CatalogServiceTests {
     #expect(loaded.page == live.page)
     #expect(loaded.source == .cache(fetchedAt: fetchedAt))
     let reason = try #require(loaded.fallbackReason)
-    #expect(loaded.loadState == .offline(.cache(fetchedAt: fetchedAt), reason: reason))
+    #expect(loaded.loadState == .loaded(.fallback(.cache(fetchedAt: fetchedAt), reason: reason)))
     #expect(reason.contains(fault == .unreachable ? "cannot reach test.local" : "HTTP 503"))
     #expect(harness.service.network.current == .offline(reason: reason, since: harness.clock.now))
     #expect(harness.server.requests.count == 2, "the server is asked first every time")
@@ -53,7 +53,9 @@ struct CatalogServiceTests {
     #expect(loaded.page.results.map(\.id) == local[32...].map(\.id))
     let reason = try #require(loaded.fallbackReason)
     #expect(reason.contains("cannot reach"))
-    #expect(loaded.loadState == .offline(.local(name: CatalogHarness.localName), reason: reason))
+    #expect(
+      loaded.loadState == .loaded(.fallback(.local(name: CatalogHarness.localName), reason: reason))
+    )
     #expect(harness.localServer?.pagesRequested == [2])
   }
 
@@ -111,7 +113,9 @@ struct CatalogServiceTests {
     _ = try await harness.service.page(BookQuery())
     harness.service.network.simulateOffline(true)
     let loaded = try await harness.service.page(BookQuery())
-    #expect(loaded.loadState == .offline(.cache(fetchedAt: fetchedAt), reason: "simulated offline"))
+    #expect(
+      loaded.loadState
+        == .loaded(.fallback(.cache(fetchedAt: fetchedAt), reason: "simulated offline")))
     #expect(harness.server.requests.count == 1)
     let missing = await catalogError { try await harness.service.page(BookQuery(page: 2)) }
     #expect(missing == .notAvailableOffline("this page"))

@@ -23,8 +23,10 @@ struct ObservedSequenceTests {
     switch state.load {
     case .idle: load = "idle"
     case .loading: load = "loading"
-    case .loaded(let source): load = "loaded(\(source))"
-    case .offline(let source, let reason): load = "offline(\(source), \(reason))"
+    case .loaded(let provenance):
+      load =
+        provenance.fallbackReason.map { "offline(\(provenance.source), \($0))" }
+        ?? "loaded(\(provenance.source))"
     case .failed(let error): load = "failed(\(error))"
     }
     let favorites = state.items.enumerated().filter(\.element.isFavorite).map { $0.offset + 1 }

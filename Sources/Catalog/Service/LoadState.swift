@@ -1,11 +1,10 @@
-/// Where a screen is in its life: nothing yet, loading, shown, failed, or shown from a fallback.
+/// Where a screen is in its life: nothing yet, loading, shown (and from where), or failed.
 public enum LoadState: Sendable, Hashable {
   case idle
   case loading
-  /// Shown, from this source (the network, or the local catalogue when chosen explicitly).
-  case loaded(PageSource)
-  /// Shown from a fallback because the server could not be used; `reason` says why.
-  case offline(PageSource, reason: String)
+  /// Shown, with its provenance: live, chosen (the local catalogue picked with
+  /// `--source embedded`), or a fallback standing in for the server, with the reason.
+  case loaded(Provenance)
   /// The last action failed; what was shown before is still shown.
   case failed(CatalogError)
 
@@ -15,11 +14,12 @@ public enum LoadState: Sendable, Hashable {
     return nil
   }
 
-  /// The source of what is shown, when something is.
-  public var source: PageSource? {
-    switch self {
-    case .loaded(let source), .offline(let source, _): source
-    default: nil
-    }
+  /// Where what is shown came from, when something is.
+  public var provenance: Provenance? {
+    if case .loaded(let provenance) = self { return provenance }
+    return nil
   }
+
+  /// The source of what is shown, when something is.
+  public var source: PageSource? { provenance?.source }
 }

@@ -18,22 +18,24 @@ public struct Provenance: Sendable, Hashable {
   /// Fresh from the server.
   public static let network = Provenance(.network)
 
+  /// From the page cache, fetched at `fetchedAt` (while the server was used).
+  public static func cache(fetchedAt: Date) -> Provenance {
+    Provenance(.cache(fetchedAt: fetchedAt))
+  }
+
+  /// From the local catalogue called `name`, chosen by the user.
+  public static func local(name: String) -> Provenance { Provenance(.local(name: name)) }
+
+  /// From a saved favourite, saved or last refreshed at `savedAt`.
+  public static func favorite(savedAt: Date) -> Provenance {
+    Provenance(.favorite(savedAt: savedAt))
+  }
+
+  /// From `source`, standing in for the server, which could not be used because of `reason`.
+  public static func fallback(_ source: PageSource, reason: String) -> Provenance {
+    Provenance(source, fallbackReason: reason)
+  }
+
   /// True when the server could not be used and something else stood in.
   public var isFallback: Bool { fallbackReason != nil }
-}
-
-extension LoadState {
-  /// Where what is shown came from, when something is shown.
-  public var provenance: Provenance? {
-    switch self {
-    case .loaded(let source): Provenance(source)
-    case .offline(let source, let reason): Provenance(source, fallbackReason: reason)
-    default: nil
-    }
-  }
-}
-
-extension LoadedPage {
-  /// Where the page came from and why, in one value.
-  public var provenance: Provenance { Provenance(source, fallbackReason: fallbackReason) }
 }

@@ -66,7 +66,7 @@ public final class BookDetailViewModel {
         case (_, .simulatedOffline): "simulated offline"
         default: nil
         }
-      let load: LoadState = reason.map { .offline(source, reason: $0) } ?? .loaded(source)
+      let load = LoadState.loaded(Provenance(source, fallbackReason: reason))
       lastGoodLoad = load
       state.update {
         $0.book = book
