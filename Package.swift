@@ -105,7 +105,10 @@ let package = Package(
     // the bench can link it.
     .target(
       name: "TestSupport",
-      dependencies: ["Gutendex", "GutendexServer", "GutendexEngine"],
+      dependencies: [
+        "Gutendex", "GutendexServer", "GutendexEngine",
+        .product(name: "GRDB", package: "GRDB.swift"),
+      ],
       path: "Tests/TestSupport",
       resources: [.copy("Fixtures")]),
   ]

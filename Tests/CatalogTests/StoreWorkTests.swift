@@ -1,6 +1,6 @@
 import Foundation
-import GRDB
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import Catalog
@@ -8,38 +8,10 @@ import Testing
 /// Store work runs off the main actor, and Ctrl-C (a cancelled task) ends a wait for a lock
 /// that another process holds, leaving the store as it was.
 @Suite struct StoreWorkTests {
-  /// Holds the write lock of a database file on a thread of its own, as another process would.
-  final class LockHolder: Sendable {
-    private let held = DispatchSemaphore(value: 0)
-    private let release = DispatchSemaphore(value: 0)
-    private let done = DispatchSemaphore(value: 0)
-
-    init(path: String) throws {
-      var configuration = Configuration()
-      configuration.busyMode = .immediateError
-      let queue = try DatabaseQueue(path: path, configuration: configuration)
-      Thread.detachNewThread { [held, release, done] in
-        try? queue.inDatabase { db in
-          try db.execute(sql: "BEGIN IMMEDIATE")
-          held.signal()
-          release.wait()
-          try db.execute(sql: "ROLLBACK")
-        }
-        done.signal()
-      }
-      held.wait()
-    }
-
-    func unlock() {
-      release.signal()
-      done.wait()
-    }
-  }
-
   @Test @MainActor func aWaitForTheLockDoesNotBlockTheMainActor() async throws {
     let harness = try CatalogHarness()
     let book = try #require(try CatalogFixtures.books("e4-2025-page1").first)
-    let lock = try LockHolder(path: harness.favorites.databaseURL.path)
+    let lock = try DatabaseLock(path: harness.favorites.databaseURL.path)
     let finished = Atomic(false)
     let toggle = Task { @MainActor in
       let now = try await harness.service.toggleFavorite(book)
@@ -58,7 +30,7 @@ import Testing
   @Test func cancellingEndsAWaitForTheLockAndChangesNothing() async throws {
     let harness = try CatalogHarness()
     let book = try #require(try CatalogFixtures.books("e4-2025-page1").first)
-    let lock = try LockHolder(path: harness.favorites.databaseURL.path)
+    let lock = try DatabaseLock(path: harness.favorites.databaseURL.path)
     let toggle = Task { try await harness.service.toggleFavorite(book) }
     try await Task.sleep(for: .milliseconds(300))
     let start = ContinuousClock.now

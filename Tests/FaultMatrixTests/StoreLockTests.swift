@@ -1,0 +1,62 @@
+import Foundation
+import Testing
+
+@testable import TestSupport
+
+/// A row of the fault matrix: another process holds the favourites database's write lock.
+/// The prompt must not freeze on it, and Ctrl-C must end the wait at once, change nothing and
+/// leave the session running.
+@Suite(.serialized)
+struct StoreLockTests {
+  /// Polls the child's standard error until it holds `text` or `timeout` passes.
+  static func waitForError(_ child: ChildProcess, _ text: String, timeout: Duration) async -> Bool {
+    let deadline = ContinuousClock.now + timeout
+    while ContinuousClock.now < deadline {
+      if String(decoding: child.stderr, as: UTF8.self).contains(text) { return true }
+      try? await Task.sleep(for: .milliseconds(20))
+    }
+    return false
+  }
+
+  @Test func ctrlCEndsAWaitForALockedDatabaseAndThePromptGoesOn() async throws {
+    let app = try Gutenberg()
+    defer { app.cleanUp() }
+    // Create the favourites database, then start the browser on the embedded catalogue.
+    let first = try await app.run(["favorites", "list", "--source", "embedded"])
+    #expect(first.status == 0, "\(first)")
+    let child = try app.start(["--source", "embedded"])
+    #expect(await child.waitForOutput { $0.contains("page 1 of") }, "\(child.stdoutText)")
+
+    let lock = try DatabaseLock(
+      path: app.dataDirectory.appendingPathComponent("favorites.sqlite").path)
+    await child.send("f 1")
+    // The toggle is now waiting for the lock (it would wait up to 30 s).
+    try await Task.sleep(for: .milliseconds(500))
+    #expect(!child.stdoutText.contains("Added to favourites"))
+    let pressed = ContinuousClock.now
+    child.kill(SIGINT)
+    let cancelled = await Self.waitForError(child, "cancelled", timeout: .seconds(20))
+    let waited = ContinuousClock.now - pressed
+    #expect(
+      cancelled, "no 'cancelled' after Ctrl-C: \(String(decoding: child.stderr, as: UTF8.self))")
+    #expect(waited < .seconds(15))
+    // The wait really ended: with the lock still held, the prompt answers the next command
+    // (a stuck toggle would hold the session for the whole 30 s busy timeout).
+    await child.send("?")
+    #expect(
+      await child.waitForOutput(timeout: .seconds(10)) { $0.contains("Commands") },
+      "the session did not answer while the lock was held: \(child.stdoutText)")
+    lock.unlock()
+
+    // Nothing was written, and the session takes the next command.
+    await child.send("f 1")
+    #expect(
+      await child.waitForOutput { $0.contains("Added to favourites") }, "\(child.stdoutText)")
+    await child.send("q")
+    child.closeInput()
+    let exit = await child.wait(timeout: .seconds(30))
+    #expect(exit.code == 0, "\(String(decoding: child.stderr, as: UTF8.self))")
+    let favorites = try await app.favoriteIDs()
+    #expect(favorites.count == 1, "the cancelled toggle must not have been applied: \(favorites)")
+  }
+}
