@@ -17,7 +17,8 @@ struct Gutenberg: GlobalOptionsCommand {
 
       Environment: GUTENDEX_URL (server), GUTENBERG_DATA_DIR (data directory), \
       GUTENBERG_SOURCE=embedded, GUTENBERG_TIMEOUT (seconds), NO_COLOR.
-      Exit codes: 0 ok, 64 usage error, 65 bad data, 69 server or network unavailable, 1 other.
+      Exit codes: 0 ok, 64 usage error, 65 bad data, 69 server or network unavailable, \
+      130 stopped by Ctrl-C, 1 other.
       """,
     version: "1.0.0",
     subcommands: [

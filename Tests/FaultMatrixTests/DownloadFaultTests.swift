@@ -192,7 +192,8 @@ struct DownloadFaultTests {
       child.kill(SIGINT)
       let exit = await child.wait(timeout: .seconds(30))
       let err = String(decoding: child.stderr, as: UTF8.self)
-      #expect(exit.code == 1, "\(exit) \(err)")
+      // 130 = 128 + SIGINT, as a shell reports a command stopped by Ctrl-C.
+      #expect(exit.code == 130, "\(exit) \(err)")
       #expect(err == "error: interrupted after 300000 bytes; \(Self.resumeHint(row))\n")
       row.server.faults = .none
       let resumed = try await row.get()

@@ -12,6 +12,8 @@ public enum ExitStatus: Int32, Sendable {
   case dataError = 65
   /// The server or the network could not be used.
   case unavailable = 69
+  /// Stopped by Ctrl-C (128 + SIGINT, as shells report it).
+  case interrupted = 130
 
   /// The exit code a failure maps to.
   public init(_ error: CatalogError) {

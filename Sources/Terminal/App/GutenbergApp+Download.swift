@@ -215,7 +215,8 @@ extension GutenbergApp {
     let text = Sanitizer.sanitize(error.description) + kept
     switch error {
     case .interrupted:
-      return GetFailure(status: fail(text, .failure), interrupted: true)
+      // Ctrl-C: the shell's convention, so a script can tell it from a failed download.
+      return GetFailure(status: fail(text, .interrupted), interrupted: true)
     case .server(let server):
       return GetFailure(status: fail(text, ExitStatus(CatalogError.server(server))))
     case .failedAfterRetries, .stalled, .redirectRefused, .tooManyRedirects:
