@@ -36,11 +36,14 @@ let package = Package(
       name: "GutendexServer",
       dependencies: ["Gutendex", .product(name: "FlyingSocks", package: "FlyingFox")]
     ),
-    // The model layer: view models, observation, SQLite store, export/import.
+    // The SQLite files (GRDB): favourites, library, page cache, export/import. Only Catalog's
+    // service uses the stores; Catalog itself does not depend on GRDB.
     .target(
-      name: "Catalog",
+      name: "CatalogStore",
       dependencies: ["Gutendex", .product(name: "GRDB", package: "GRDB.swift")]
     ),
+    // The model layer: the service (the one door to the data), view models, observation.
+    .target(name: "Catalog", dependencies: ["Gutendex", "CatalogStore"]),
     // Line-mode rendering and the interactive session, kept out of `main` so tests can drive it.
     .target(name: "Terminal", dependencies: ["Catalog", "GutendexEngine"]),
     .executableTarget(
@@ -77,7 +80,8 @@ let package = Package(
         .product(name: "FlyingSocks", package: "FlyingFox"),
       ]),
     .testTarget(
-      name: "CatalogTests", dependencies: ["Catalog", "GutendexServer", "TestSupport"]),
+      name: "CatalogTests",
+      dependencies: ["Catalog", "CatalogStore", "GutendexServer", "TestSupport"]),
     .testTarget(
       name: "TerminalTests",
       dependencies: [

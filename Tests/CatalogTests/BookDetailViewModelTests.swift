@@ -3,6 +3,7 @@ import Gutendex
 import Testing
 
 @testable import Catalog
+@testable import CatalogStore
 
 @MainActor
 @Suite("BookDetailViewModel", .timeLimit(.minutes(1)))

@@ -4,6 +4,7 @@ import GutendexServer
 import Testing
 
 @testable import Catalog
+@testable import CatalogStore
 
 /// Answers 404 to anything that is not a served file.
 struct NotFoundHandler: Requestable {

@@ -3,6 +3,7 @@ import Gutendex
 import Testing
 
 @testable import Catalog
+@testable import CatalogStore
 
 @Suite struct FavoritesStoreTests {
   @Test func addReportsNewOnlyOnceAndKeepsAddedAtWhileUpdatingSnapshot() throws {

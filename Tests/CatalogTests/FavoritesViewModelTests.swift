@@ -3,6 +3,7 @@ import Gutendex
 import Testing
 
 @testable import Catalog
+@testable import CatalogStore
 
 @MainActor
 @Suite("FavoritesViewModel", .timeLimit(.minutes(1)))

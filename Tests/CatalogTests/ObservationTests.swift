@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Catalog
+@testable import CatalogStore
 
 /// Something an observer captures, to see when the observer is released.
 final class Captured: Sendable {}

@@ -3,6 +3,7 @@ import Gutendex
 import Testing
 
 @testable import Catalog
+@testable import CatalogStore
 
 @Suite struct PageCacheTests {
   let query = BookQuery(languages: ["en"], sort: .popular, page: 87)

@@ -3,6 +3,7 @@ import Gutendex
 import Testing
 
 @testable import Catalog
+@testable import CatalogStore
 
 @MainActor
 @Suite("StatusViewModel", .timeLimit(.minutes(1)))

@@ -4,6 +4,7 @@ import Gutendex
 import Testing
 
 @testable import Catalog
+@testable import CatalogStore
 
 #if canImport(Glibc)
   import Glibc
