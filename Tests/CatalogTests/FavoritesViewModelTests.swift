@@ -94,6 +94,10 @@ struct FavoritesViewModelTests {
 
     await model.remove(rows: [2])
     #expect(model.current.notice == "Removed 1 favourite.")
+    // Opening the list again is not news: the old notice goes.
+    await model.reload()
+    #expect(model.current.notice == nil)
+    #expect(model.current.count == 2)
   }
 
   @Test(arguments: [[0], [4], [1, 9], [-2]])

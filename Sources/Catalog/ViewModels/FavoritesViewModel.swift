@@ -57,7 +57,8 @@ public final class FavoritesViewModel {
     state.observe(observer)
   }
 
-  /// Reads the current page of favourites from the store.
+  /// Reads the current page of favourites from the store. The notice of an earlier action goes
+  /// (it said what that action did; shown again it would look like news).
   public func reload() async {
     do {
       let loaded = try await service.favoritesPage(
@@ -68,6 +69,7 @@ public final class FavoritesViewModel {
         $0.page = loaded.page
         $0.lastRefreshed = loaded.lastRefreshed
         $0.load = .loaded(.favorite(savedAt: loaded.lastRefreshed ?? Date.distantPast))
+        $0.notice = nil
       }
     } catch {
       fail(error)
