@@ -256,8 +256,15 @@ public struct GutendexClient: Sendable {
       switch error.code {
       case .cancelled: return .cancelled(url: url)
       case .timedOut: return .timedOut(url: url, after: timeout)
-      case .cannotConnectToHost, .cannotFindHost, .dnsLookupFailed, .notConnectedToInternet,
-        .unsupportedURL, .badURL, .secureConnectionFailed:
+      // A short reason of our own: the transport's text (libcurl's on Linux) carries details
+      // such as "after 0 ms" that change from run to run and mean nothing to a reader.
+      case .cannotConnectToHost: return .unreachable(url: url, reason: "connection refused")
+      case .cannotFindHost, .dnsLookupFailed:
+        return .unreachable(url: url, reason: "host not found")
+      case .notConnectedToInternet: return .unreachable(url: url, reason: "no network")
+      case .secureConnectionFailed:
+        return .unreachable(url: url, reason: "secure connection failed")
+      case .unsupportedURL, .badURL:
         return .unreachable(url: url, reason: error.localizedDescription)
       default:
         return .connectionLost(url: url, reason: error.localizedDescription)

@@ -19,6 +19,8 @@ struct CaptureBinaryTests {
     var capture: String
     var arguments: [String]
     var input: String
+    /// Compared with standard error instead of standard output.
+    var onStandardError = false
     var testDescription: String { capture }
   }
 
@@ -33,6 +35,9 @@ struct CaptureBinaryTests {
     Case(
       capture: "offline-embedded", arguments: ["--offline", "--server", "http://127.0.0.1:1"],
       input: "lang zh\nq\n"),
+    Case(
+      capture: "note-fallback", arguments: ["list", "--server", "http://127.0.0.1:1"], input: "",
+      onStandardError: true),
   ]
 
   @Test(arguments: cases)
@@ -43,8 +48,9 @@ struct CaptureBinaryTests {
     defer { app.cleanUp() }
     let run = try await app.run(test.arguments + ["--color", "never"], input: test.input)
     #expect(run.status == 0, "\(run)")
+    let printed = test.onStandardError ? run.err : run.out
     // Whole lines: the capture starts right after a line break (or at the start).
-    let found = run.out.hasPrefix(capture) || run.out.contains("\n" + capture)
+    let found = printed.hasPrefix(capture) || printed.contains("\n" + capture)
     #expect(
       found,
       """
@@ -52,7 +58,7 @@ struct CaptureBinaryTests {
       prints for \(test.input.debugDescription):
       --- capture
       \(capture)--- binary
-      \(run.out)
+      \(printed)
       """)
   }
 }

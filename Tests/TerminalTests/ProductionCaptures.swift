@@ -151,6 +151,22 @@ enum ProductionCaptures {
     return await app.type("3")
   }
 
+  /// What `gutenberg list` says on standard error when the server refuses the connection and
+  /// the embedded catalogue stands in (the page itself goes to standard output).
+  static func fallbackNote() async throws -> String {
+    let capture = OneShotOutputTests.Capture()
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "gutenberg-capture-\(UUID().uuidString)", isDirectory: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    // Nothing listens on port 1 of the loopback interface: a real refused connection.
+    let options = AppOptions(
+      server: "http://127.0.0.1:1", dataDirectory: directory.path, color: .never,
+      environment: [:])
+    let app = try await GutenbergApp(options: options, output: capture.output())
+    _ = await app.list(query: BookQuery(), all: false, format: .automatic)
+    return capture.err
+  }
+
   /// The status screen. Its request times and durations are wall-clock figures, so this one
   /// state is written out (in the view model's own type) and drawn by the production mapping.
   static func status() -> String {
@@ -171,6 +187,7 @@ enum ProductionCaptures {
       ("offline-cached", try await offlineCached()),
       ("offline-embedded", try await offlineEmbedded()),
       ("fallback-rate-limited", try await rateLimited()),
+      ("note-fallback", try await fallbackNote()),
       ("status", status()),
       ("error-server-down", try await serverDown()),
       ("error-page-out-of-range", try await pageOutOfRange()),
