@@ -258,12 +258,26 @@ public struct GutendexClient: Sendable {
       case .timedOut: return .timedOut(url: url, after: timeout)
       case .cannotConnectToHost, .cannotFindHost, .dnsLookupFailed, .notConnectedToInternet,
         .unsupportedURL, .badURL, .secureConnectionFailed:
-        return .unreachable(url: url, reason: error.localizedDescription)
+        return .unreachable(url: url, reason: unreachableReason(error))
       default:
         return .connectionLost(url: url, reason: error.localizedDescription)
       }
     }
     return .connectionLost(url: url, reason: String(describing: error))
+  }
+
+  /// Why a host could not be reached, in the same few words on every platform. On Linux the
+  /// URLError's own text is libcurl's error buffer ("Failed to connect to gutendex.com port 443
+  /// after 12 ms: Couldn't connect to server"): it repeats the host the message already names
+  /// and carries a timing, so the same failure never read the same twice.
+  public static func unreachableReason(_ error: URLError) -> String {
+    switch error.code {
+    case .cannotConnectToHost: "could not connect"
+    case .cannotFindHost, .dnsLookupFailed: "host not found"
+    case .notConnectedToInternet: "no network connection"
+    case .secureConnectionFailed: "secure connection failed"
+    default: error.localizedDescription
+    }
   }
 }
 
