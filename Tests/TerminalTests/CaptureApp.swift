@@ -44,6 +44,8 @@ final class CaptureApp {
   let service: CatalogService
   let screen: Screen
   let session: InteractiveSession
+  /// The app whose book actions the session uses, once ``attachBookActions()`` made it.
+  private(set) var app: GutenbergApp?
 
   init(
     width: Int = 100, query: BookQuery = BookQuery(), mode: CatalogService.Mode = .automatic,
@@ -88,6 +90,16 @@ final class CaptureApp {
   /// What one line typed at the prompt prints.
   func type(_ line: String) async -> String {
     await printed { _ = await session.handle(line) }
+  }
+
+  /// Gives the session the app's own book actions (download, read, and the details screen's
+  /// `Downloaded:` lines), from a `GutenbergApp` over the same data directory.
+  func attachBookActions() async throws {
+    let options = AppOptions(
+      dataDirectory: directory.path, source: .embedded, color: .never, environment: [:])
+    let app = try await GutenbergApp(options: options, output: screen.output())
+    session.bookActions = app.bookActions(input: OneShotOutputTests.Lines([]))
+    self.app = app
   }
 
   /// Saves these recorded books as favourites through the service, as `f N` would.

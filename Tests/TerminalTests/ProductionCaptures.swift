@@ -43,6 +43,31 @@ enum ProductionCaptures {
     return await app.type("\(try row(of: 2554, in: "e4-2025-page1"))")
   }
 
+  /// A book downloaded twice: the EPUB is there, the text file was deleted by hand.
+  static func downloadedDetails() async throws -> String {
+    let app = try CaptureApp()
+    try await app.attachBookActions()
+    let book = try book(2554, in: "e4-2025-page1")
+    // A fixed place, so the capture (which shows the paths) is the same on every run.
+    let directory = URL(fileURLWithPath: "/tmp/gutenberg-screens/books", isDirectory: true)
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory.deletingLastPathComponent()) }
+    let epub = directory.appendingPathComponent("2554-crime-and-punishment.epub")
+    try Data("epub".utf8).write(to: epub)
+    for (format, path) in [
+      ("epub", epub.path),
+      ("txt", directory.appendingPathComponent("2554-crime-and-punishment.txt").path),
+    ] {
+      try await app.service.recordDownload(
+        LibraryEntry(
+          id: book.id, format: format, title: book.title, path: path, size: 4,
+          fetchedAt: SampleScreens.now.addingTimeInterval(-86_400), validator: nil,
+          url: "https://www.gutenberg.org/ebooks/2554.\(format)"))
+    }
+    _ = await app.start()
+    return await app.type("\(try row(of: 2554, in: "e4-2025-page1"))")
+  }
+
   static func links() async throws -> String {
     let app = try CaptureApp(query: BookQuery(languages: ["de"]))
     _ = await app.start()
@@ -164,6 +189,7 @@ enum ProductionCaptures {
       ("search-results", try await searchResults()),
       ("details", try await details()),
       ("details-embedded", try await embeddedDetails()),
+      ("details-downloaded", try await downloadedDetails()),
       ("links", try await links()),
       ("favorites", try await favorites()),
       ("export-confirmation", try await exportConfirmation()),
