@@ -37,6 +37,8 @@ struct CaptureBinaryTests {
     var favorites: [Int] = []
     var arguments: [String] = []
     var input: String
+    /// The terminal's width (`COLUMNS`).
+    var columns = 100
     var testDescription: String { capture }
   }
 
@@ -62,6 +64,9 @@ struct CaptureBinaryTests {
       Case(
         capture: "links", server: .recorded, arguments: ["--language", "de"],
         input: "links \(try RecordedGutendex.row(of: 24746, in: "de__page_1"))\nq\n"),
+      Case(
+        capture: "narrow", server: .recorded, favorites: [60045, 1982],
+        arguments: ["--search", "dream", "--language", "en,ja,zh"], input: "q\n", columns: 60),
       Case(capture: "fallback-rate-limited", server: .rateLimitedOnPage2, input: "n\nq\n"),
       Case(
         capture: "error-server-down", server: .downAfterSetup, favorites: [1342],
@@ -73,7 +78,8 @@ struct CaptureBinaryTests {
   func theBinaryPrintsTheCapture(_ test: Case) async throws {
     let capture = try String(
       contentsOf: Self.screens.appendingPathComponent("\(test.capture).txt"), encoding: .utf8)
-    let app = try Gutenberg()
+    var app = try Gutenberg()
+    app.extraEnvironment["COLUMNS"] = String(test.columns)
     defer { app.cleanUp() }
     var serverArguments: [String] = []
     var authority: String?

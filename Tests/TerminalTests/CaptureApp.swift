@@ -48,13 +48,12 @@ final class CaptureApp {
   private(set) var app: GutenbergApp?
 
   init(
-    width: Int = 100, query: BookQuery = BookQuery(), mode: CatalogService.Mode = .automatic,
-    searches: [String: Data] = [:]
+    width: Int = 100, query: BookQuery = BookQuery(), mode: CatalogService.Mode = .automatic
   ) throws {
     directory = FileManager.default.temporaryDirectory.appendingPathComponent(
       "gutenberg-capture-\(UUID().uuidString)", isDirectory: true)
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    server = try RecordedGutendex.server(searches: searches)
+    server = try RecordedGutendex.server()
     favorites = try FavoritesStore(
       databaseURL: directory.appendingPathComponent("favorites.sqlite"))
     let cache = try PageCache(databaseURL: directory.appendingPathComponent("pages.sqlite"))
@@ -68,14 +67,6 @@ final class CaptureApp {
     session = InteractiveSession(
       service: service, output: screen.output(), query: query, prefetch: false,
       now: { clock.now }, timeZone: SampleScreens.utc)
-  }
-
-  /// A page of `books` in the server's format, as one search answers it.
-  static func page(of books: [Book]) -> Data {
-    let results = books.map { String(decoding: $0.rawJSON, as: UTF8.self) }
-    return Data(
-      (#"{"count":\#(books.count),"next":null,"previous":null,"results":["#
-        + results.joined(separator: ",") + "]}").utf8)
   }
 
   deinit {

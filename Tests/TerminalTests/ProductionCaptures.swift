@@ -1,6 +1,7 @@
 import Catalog
 import Foundation
 import Gutendex
+import TestSupport
 
 @testable import Terminal
 
@@ -159,13 +160,9 @@ enum ProductionCaptures {
   }
 
   static func narrow() async throws -> String {
-    var books = [try book(60045, in: "en__page_87")]
-    books += try Fixtures.page("ja__page_1").results.prefix(5)
-    books += try Fixtures.page("zh__page_1").results.prefix(5)
-    books.append(try book(43282, in: "en__page_775"))
+    let books = try RecordedGutendex.dreamBooks()
     let app = try CaptureApp(
-      width: 60, query: BookQuery(search: "dream", languages: ["en", "ja", "zh"]),
-      searches: ["dream": CaptureApp.page(of: books)])
+      width: 60, query: BookQuery(search: "dream", languages: ["en", "ja", "zh"]))
     try await app.favorite([books[0], try book(1982, in: "ja__page_1")])
     return await app.start()
   }

@@ -38,8 +38,8 @@ public enum RecordedGutendex {
     try BookPage.decode(from: FixtureFiles.recording(name))
   }
 
-  /// The double, with `searches` (a search's words and the page answering them) on top.
-  public static func server(searches: [String: Data] = [:]) throws -> GutendexDouble {
+  /// The double, answering the recorded listings and the search for "dream".
+  public static func server() throws -> GutendexDouble {
     var seen = Set<Int>()
     let books = try recordings.flatMap { try page($0).results }
       .filter { seen.insert($0.id).inserted }
@@ -47,10 +47,33 @@ public enum RecordedGutendex {
     for (parameters, name) in listings {
       server.answer(where: { listing($0) == parameters }, with: try FixtureFiles.recording(name))
     }
-    for (search, body) in searches {
-      server.answer(where: { listing($0)?["search"] == search }, with: body)
-    }
+    let dream = page(of: try dreamBooks())
+    server.answer(where: { listing($0)?["search"] == "dream" }, with: dream)
     return server
+  }
+
+  /// What a search for "dream" finds (`Screens/narrow.txt`): a 958-character English title,
+  /// Japanese and Chinese titles, and a long English one, for the narrow layout.
+  public static func dreamBooks() throws -> [Book] {
+    func book(_ id: Int, in name: String) throws -> Book {
+      guard let book = try page(name).results.first(where: { $0.id == id }) else {
+        throw NoBook(id: id, recording: name)
+      }
+      return book
+    }
+    var books = [try book(60045, in: "en__page_87")]
+    books += try page("ja__page_1").results.prefix(5)
+    books += try page("zh__page_1").results.prefix(5)
+    books.append(try book(43282, in: "en__page_775"))
+    return books
+  }
+
+  /// A page of `books` in the server's format, as one search answers it.
+  public static func page(of books: [Book]) -> Data {
+    let results = books.map { String(decoding: $0.rawJSON, as: UTF8.self) }
+    return Data(
+      (#"{"count":\#(books.count),"next":null,"previous":null,"results":["#
+        + results.joined(separator: ",") + "]}").utf8)
   }
 
   /// The parameters of a request for page 1 of `/books/` (page dropped), nil for anything else.
