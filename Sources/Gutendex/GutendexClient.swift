@@ -256,21 +256,28 @@ public struct GutendexClient: Sendable {
       switch error.code {
       case .cancelled: return .cancelled(url: url)
       case .timedOut: return .timedOut(url: url, after: timeout)
-      // A short reason of our own: the transport's text (libcurl's on Linux) carries details
-      // such as "after 0 ms" that change from run to run and mean nothing to a reader.
-      case .cannotConnectToHost: return .unreachable(url: url, reason: "connection refused")
-      case .cannotFindHost, .dnsLookupFailed:
-        return .unreachable(url: url, reason: "host not found")
-      case .notConnectedToInternet: return .unreachable(url: url, reason: "no network")
-      case .secureConnectionFailed:
-        return .unreachable(url: url, reason: "secure connection failed")
-      case .unsupportedURL, .badURL:
-        return .unreachable(url: url, reason: error.localizedDescription)
+      case .cannotConnectToHost, .cannotFindHost, .dnsLookupFailed, .notConnectedToInternet,
+        .unsupportedURL, .badURL, .secureConnectionFailed:
+        return .unreachable(url: url, reason: unreachableReason(error))
       default:
         return .connectionLost(url: url, reason: error.localizedDescription)
       }
     }
     return .connectionLost(url: url, reason: String(describing: error))
+  }
+
+  /// Why a host could not be reached, in the same few words on every platform. On Linux the
+  /// URLError's own text is libcurl's error buffer ("Failed to connect to gutendex.com port 443
+  /// after 12 ms: Couldn't connect to server"): it repeats the host the message already names
+  /// and carries a timing, so the same failure never read the same twice.
+  public static func unreachableReason(_ error: URLError) -> String {
+    switch error.code {
+    case .cannotConnectToHost: "could not connect"
+    case .cannotFindHost, .dnsLookupFailed: "host not found"
+    case .notConnectedToInternet: "no network connection"
+    case .secureConnectionFailed: "secure connection failed"
+    default: error.localizedDescription
+    }
   }
 }
 

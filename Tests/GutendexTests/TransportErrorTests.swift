@@ -9,10 +9,10 @@ import Testing
   static let url = URL(string: "http://127.0.0.1:1/books/")!
 
   @Test(arguments: [
-    (URLError.Code.cannotConnectToHost, "cannot reach 127.0.0.1:1: connection refused"),
+    (URLError.Code.cannotConnectToHost, "cannot reach 127.0.0.1:1: could not connect"),
     (.cannotFindHost, "cannot reach 127.0.0.1:1: host not found"),
     (.dnsLookupFailed, "cannot reach 127.0.0.1:1: host not found"),
-    (.notConnectedToInternet, "cannot reach 127.0.0.1:1: no network"),
+    (.notConnectedToInternet, "cannot reach 127.0.0.1:1: no network connection"),
     (.secureConnectionFailed, "cannot reach 127.0.0.1:1: secure connection failed"),
   ])
   func unreachableReasonsAreShortAndStable(code: URLError.Code, line: String) {
@@ -27,6 +27,6 @@ import Testing
     let server = URL(string: "http://127.0.0.1:1")!
     let client = GutendexClient(server: server, transport: URLSessionTransport(), retry: .none)
     let error = await #expect(throws: GutendexError.self) { _ = try await client.page(BookQuery()) }
-    #expect(error?.description == "cannot reach 127.0.0.1:1: connection refused")
+    #expect(error?.description == "cannot reach 127.0.0.1:1: could not connect")
   }
 }

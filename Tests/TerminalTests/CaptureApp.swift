@@ -9,7 +9,8 @@ import TestSupport
 /// The app as users run it, for the captures in `Screens/`: the real interactive session and
 /// view models over a real `CatalogService` with real SQLite stores in a scratch directory, the
 /// real embedded catalogue as the last fallback, and the shared Gutendex double: the engine over
-/// every recorded book, with the recorded listing pages answered as gutendex.com answered them.
+/// every recorded book, with the recorded listing pages answered as gutendex.com answered them
+/// (``RecordedGutendex``, which `EndToEndTests/CaptureBinaryTests` serves to the binary).
 /// Only the clock, the time zone and the width are fixed, so a capture is the same everywhere.
 @MainActor
 final class CaptureApp {
@@ -43,15 +44,16 @@ final class CaptureApp {
   let service: CatalogService
   let screen: Screen
   let session: InteractiveSession
+  /// The app whose book actions the session uses, once ``attachBookActions()`` made it.
+  private(set) var app: GutenbergApp?
 
   init(
-    width: Int = 100, query: BookQuery = BookQuery(), mode: CatalogService.Mode = .automatic,
-    searches: [String: Data] = [:]
+    width: Int = 100, query: BookQuery = BookQuery(), mode: CatalogService.Mode = .automatic
   ) throws {
     directory = FileManager.default.temporaryDirectory.appendingPathComponent(
       "gutenberg-capture-\(UUID().uuidString)", isDirectory: true)
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    server = try Self.recordedServer(searches: searches)
+    server = try RecordedGutendex.server()
     favorites = try FavoritesStore(
       databaseURL: directory.appendingPathComponent("favorites.sqlite"))
     let cache = try PageCache(databaseURL: directory.appendingPathComponent("pages.sqlite"))
@@ -67,47 +69,6 @@ final class CaptureApp {
       now: { clock.now }, timeZone: SampleScreens.utc)
   }
 
-  /// The double over every recorded book (for `/books/ID/`), answering each recorded listing
-  /// (page 1 of a query) with the recording itself, so counts are the real server's.
-  static func recordedServer(searches: [String: Data]) throws -> GutendexDouble {
-    var seen = Set<Int>()
-    let books = try Fixtures.names.flatMap { try Fixtures.page($0).results }
-      .filter { seen.insert($0.id).inserted }
-    let server = try GutendexDouble(books: books)
-    let listings: [([String: String], String)] = [
-      ([:], "e4-2025-page1"),
-      (["search": "great expectations", "languages": "en"], "e2-2022-search-great-expectations"),
-      (["languages": "ru"], "ru__page_1"), (["languages": "de"], "de__page_1"),
-      (["languages": "zh"], "zh__page_1"),
-    ]
-    for (parameters, fixture) in listings {
-      server.answer(where: { listing($0) == parameters }, with: try Fixtures.data(fixture))
-    }
-    for (search, body) in searches {
-      server.answer(where: { listing($0)?["search"] == search }, with: body)
-    }
-    return server
-  }
-
-  /// The parameters of a request for page 1 of `/books/` (page dropped), nil for anything else.
-  nonisolated static func listing(_ url: URL) -> [String: String]? {
-    guard GutendexDouble.page(of: url) == 1 else { return nil }
-    var parameters: [String: String] = [:]
-    for item in URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []
-    where item.name != "page" {
-      parameters[item.name] = item.value ?? ""
-    }
-    return parameters
-  }
-
-  /// A page of `books` in the server's format, as one search answers it.
-  static func page(of books: [Book]) -> Data {
-    let results = books.map { String(decoding: $0.rawJSON, as: UTF8.self) }
-    return Data(
-      (#"{"count":\#(books.count),"next":null,"previous":null,"results":["#
-        + results.joined(separator: ",") + "]}").utf8)
-  }
-
   deinit {
     try? FileManager.default.removeItem(at: directory)
   }
@@ -120,6 +81,16 @@ final class CaptureApp {
   /// What one line typed at the prompt prints.
   func type(_ line: String) async -> String {
     await printed { _ = await session.handle(line) }
+  }
+
+  /// Gives the session the app's own book actions (download, read, and the details screen's
+  /// `Downloaded:` lines), from a `GutenbergApp` over the same data directory.
+  func attachBookActions() async throws {
+    let options = AppOptions(
+      dataDirectory: directory.path, source: .embedded, color: .never, environment: [:])
+    let app = try await GutenbergApp(options: options, output: screen.output())
+    session.bookActions = app.bookActions(input: OneShotOutputTests.Lines([]))
+    self.app = app
   }
 
   /// Saves these recorded books as favourites through the service, as `f N` would.

@@ -32,12 +32,7 @@ enum Fixtures {
   }
 
   /// Every recording copied here.
-  static let names = [
-    "en__page_775", "fr__page_102", "hu__page_10", "fr__page_9", "en__page_536", "en__page_512",
-    "de__page_17", "en__page_87", "ja__page_1", "zh__page_1", "ar__page_1", "ru__page_1",
-    "de__page_1", "en__page_1835", "el__page_1", "e4-2025-page1",
-    "e2-2022-search-great-expectations", "e2-2022-no-results",
-  ]
+  static let names = RecordedGutendex.recordings
 
   /// Every book of every recording.
   static func allBooks() throws -> [Book] {

@@ -1,6 +1,7 @@
 import Catalog
 import Foundation
 import Gutendex
+import TestSupport
 
 @testable import Terminal
 
@@ -39,6 +40,31 @@ enum ProductionCaptures {
   static func details() async throws -> String {
     let app = try CaptureApp()
     try await app.favorite([try book(2554, in: "e4-2025-page1")])
+    _ = await app.start()
+    return await app.type("\(try row(of: 2554, in: "e4-2025-page1"))")
+  }
+
+  /// A book downloaded twice: the EPUB is there, the text file was deleted by hand.
+  static func downloadedDetails() async throws -> String {
+    let app = try CaptureApp()
+    try await app.attachBookActions()
+    let book = try book(2554, in: "e4-2025-page1")
+    // A fixed place, so the capture (which shows the paths) is the same on every run.
+    let directory = URL(fileURLWithPath: "/tmp/gutenberg-screens/books", isDirectory: true)
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory.deletingLastPathComponent()) }
+    let epub = directory.appendingPathComponent("2554-crime-and-punishment.epub")
+    try Data("epub".utf8).write(to: epub)
+    for (format, path) in [
+      ("epub", epub.path),
+      ("txt", directory.appendingPathComponent("2554-crime-and-punishment.txt").path),
+    ] {
+      try await app.service.recordDownload(
+        LibraryEntry(
+          id: book.id, format: format, title: book.title, path: path, size: 4,
+          fetchedAt: SampleScreens.now.addingTimeInterval(-86_400), validator: nil,
+          url: "https://www.gutenberg.org/ebooks/2554.\(format)"))
+    }
     _ = await app.start()
     return await app.type("\(try row(of: 2554, in: "e4-2025-page1"))")
   }
@@ -134,13 +160,9 @@ enum ProductionCaptures {
   }
 
   static func narrow() async throws -> String {
-    var books = [try book(60045, in: "en__page_87")]
-    books += try Fixtures.page("ja__page_1").results.prefix(5)
-    books += try Fixtures.page("zh__page_1").results.prefix(5)
-    books.append(try book(43282, in: "en__page_775"))
+    let books = try RecordedGutendex.dreamBooks()
     let app = try CaptureApp(
-      width: 60, query: BookQuery(search: "dream", languages: ["en", "ja", "zh"]),
-      searches: ["dream": CaptureApp.page(of: books)])
+      width: 60, query: BookQuery(search: "dream", languages: ["en", "ja", "zh"]))
     try await app.favorite([books[0], try book(1982, in: "ja__page_1")])
     return await app.start()
   }
@@ -180,6 +202,7 @@ enum ProductionCaptures {
       ("search-results", try await searchResults()),
       ("details", try await details()),
       ("details-embedded", try await embeddedDetails()),
+      ("details-downloaded", try await downloadedDetails()),
       ("links", try await links()),
       ("favorites", try await favorites()),
       ("export-confirmation", try await exportConfirmation()),

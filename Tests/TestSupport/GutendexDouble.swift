@@ -176,7 +176,9 @@ public final class GutendexDouble: Requestable {
     if mustHold { try await park(ticket, url: url) }
     switch fault {
     case .unreachable?:
-      throw GutendexError.unreachable(url: url, reason: "connection refused")
+      // What URLSession throws for a refused connection; the client words it as it would for
+      // the real transport (a hand-written reason here would let the captures disagree).
+      throw URLError(.cannotConnectToHost)
     case .status(let status)?:
       return HTTPResponse(
         status: status, headers: ["Content-Type": "text/html"],

@@ -166,7 +166,7 @@ public final class URLSessionStreamingTransport: StreamingTransport {
       case .timedOut: return .timedOut(url: url, after: timeout)
       case .cannotConnectToHost, .cannotFindHost, .dnsLookupFailed, .notConnectedToInternet,
         .unsupportedURL, .badURL, .secureConnectionFailed:
-        return .unreachable(url: url, reason: error.localizedDescription)
+        return .unreachable(url: url, reason: GutendexClient.unreachableReason(error))
       default:
         return .connectionLost(url: url, reason: error.localizedDescription)
       }

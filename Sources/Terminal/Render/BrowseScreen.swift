@@ -47,8 +47,8 @@ public struct BrowseScreen: Sendable, Hashable {
 }
 
 extension BrowseScreen: LineRendering {
-  /// The header, the banner when not live, the rows (or a hint when there are none), the
-  /// notice and error, and the keys.
+  /// The header, the banner (and why) when not live, the rows (or a hint when there are none),
+  /// and the keys.
   public func lines(width: Int, style: Style) -> [String] {
     var lines = header(width: width, style: style)
     for banner in ProvenanceText.bannerLines(provenance, now: now) {
