@@ -20,8 +20,9 @@ public final class RawResponder: Sendable {
   private let stopped = Mutex(false)
 
   /// Starts answering up to `connections` connections with `response` (after reading the
-  /// request head).
-  public init(response: String, connections: Int = 8) throws {
+  /// request head); with `holdOpen`, the connection then stays open (silent) until the client
+  /// closes it or that much time has passed, like a server still sending.
+  public init(response: String, connections: Int = 8, holdOpen: Duration = .zero) throws {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard fd >= 0 else { throw HarnessFailure(description: "socket: \(errno)") }
     var one: Int32 = 1
@@ -53,6 +54,7 @@ public final class RawResponder: Sendable {
         guard client >= 0 else { return }
         Self.readHead(client)
         _ = bytes.withUnsafeBytes { send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        if holdOpen > .zero { Self.waitForClose(client, upTo: holdOpen) }
         close(client)
       }
     }
@@ -74,6 +76,17 @@ public final class RawResponder: Sendable {
 
   deinit {
     stop()
+  }
+
+  /// Waits until the peer closes (a read of 0 bytes) or `limit` has passed.
+  private static func waitForClose(_ fd: Int32, upTo limit: Duration) {
+    let deadline = ContinuousClock.now + limit
+    var buffer = [UInt8](repeating: 0, count: 512)
+    while ContinuousClock.now < deadline {
+      var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+      guard poll(&poller, 1, 100) >= 0 else { return }
+      if poller.revents != 0, recv(fd, &buffer, buffer.count, 0) <= 0 { return }
+    }
   }
 
   /// Reads until the blank line ending the request head (or 64 KiB, or the peer closing).
