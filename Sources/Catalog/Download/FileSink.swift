@@ -21,11 +21,24 @@ final class FileSink: Sendable {
   private let descriptor = Mutex<Int32>(-1)
 
   /// Opens `path` for appending, creating it (mode 0644); `truncate` empties it first.
+  /// A symbolic link or anything but a regular file at `path` is refused (`O_NOFOLLOW`, then
+  /// fstat(2)), so nothing is ever written through a link.
   init(path: String, truncate: Bool) throws(Failure) {
     self.path = path
-    let flags = O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | (truncate ? O_TRUNC : 0)
-    let fd = open(path, flags, 0o644)
-    guard fd >= 0 else { throw Failure(reason: Self.message(errno)) }
+    let flags = O_WRONLY | O_CREAT | O_APPEND
+    let fd: Int32
+    do {
+      fd = try DownloadFile.openFile(path, flags: flags)
+    } catch {
+      throw Failure(reason: error.reason)
+    }
+    // Truncated only once it is known to be a regular file (O_TRUNC would empty a FIFO's
+    // writer or a device before the check).
+    if truncate, ftruncate(fd, 0) != 0 {
+      let code = errno
+      _ = close(fd)
+      throw Failure(reason: Self.message(code))
+    }
     descriptor.withLock { $0 = fd }
   }
 
