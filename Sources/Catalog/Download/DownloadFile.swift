@@ -105,6 +105,18 @@ enum DownloadFile {
     let temporary = path + ".tmp-\(getpid())"
     unlink(temporary)
     let fd = try openFile(temporary, flags: O_WRONLY | O_CREAT | O_EXCL)
+    let failure = writeAll(data, to: fd)
+    _ = close(fd)
+    guard failure == 0, rename(temporary, path) == 0 else {
+      let code = failure != 0 ? failure : errno
+      unlink(temporary)
+      throw Failure(reason: message(code))
+    }
+  }
+
+  /// Writes all of `data` to `fd` with write(2), again after EINTR; 0, or the errno it failed
+  /// with.
+  static func writeAll(_ data: Data, to fd: Int32) -> Int32 {
     var failure: Int32 = 0
     data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
       guard var pointer = buffer.baseAddress else { return }
@@ -120,12 +132,7 @@ enum DownloadFile {
         remaining -= written
       }
     }
-    _ = close(fd)
-    guard failure == 0, rename(temporary, path) == 0 else {
-      let code = failure != 0 ? failure : errno
-      unlink(temporary)
-      throw Failure(reason: message(code))
-    }
+    return failure
   }
 
   /// Deletes `path` when it is a regular file; a link or anything else is left alone.

@@ -49,21 +49,7 @@ final class FileSink: Sendable {
   /// Appends all of `data`.
   func append(_ data: Data) throws(Failure) {
     let fd = descriptor.withLock { $0 }
-    var failure: Int32 = 0
-    data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
-      guard var pointer = buffer.baseAddress else { return }
-      var remaining = buffer.count
-      while remaining > 0 {
-        let written = write(fd, pointer, remaining)
-        if written < 0 {
-          if errno == EINTR { continue }
-          failure = errno
-          return
-        }
-        pointer += written
-        remaining -= written
-      }
-    }
+    let failure = DownloadFile.writeAll(data, to: fd)
     if failure != 0 { throw Failure(reason: Self.message(failure)) }
   }
 
