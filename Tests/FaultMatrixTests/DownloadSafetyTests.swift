@@ -143,6 +143,9 @@ struct DownloadSafetyTests {
       second.kill(SIGINT)
       let exit = await second.wait(timeout: .seconds(30))
       #expect(exit.code == 130, "\(Self.errorText(second))")
+      #expect(
+        Self.errorText(second).split(separator: "\n").last
+          == "error: interrupted while waiting for process \(first.pid); nothing written")
       #expect(bench.size(bench.part) == 300_000)
       #expect(try Data(contentsOf: bench.info) == info)
       #expect(bench.server.fileRangeHeaders.count == 1)

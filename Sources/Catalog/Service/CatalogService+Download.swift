@@ -37,6 +37,7 @@ extension CatalogService {
       throw .download(error)
     }
     defer { lock.release() }
+    events(.lockAcquired)
     let entry = LibraryEntry(
       id: request.id, format: choice.format.description, title: request.cleanTitle(book.title),
       path: destination.path, size: 0, fetchedAt: now(), validator: nil, url: url.absoluteString)

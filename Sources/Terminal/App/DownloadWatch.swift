@@ -8,6 +8,8 @@ final class DownloadWatch: Sendable {
   private struct State {
     var destination: URL?
     var meter: ProgressMeter?
+    /// Who holds the lock, while this download waits for it.
+    var waitingFor: String?
   }
 
   private let state = Mutex(State())
@@ -23,6 +25,8 @@ final class DownloadWatch: Sendable {
   var destination: URL? { state.withLock { $0.destination } }
   /// The meter, once the file is named.
   var meter: ProgressMeter? { state.withLock { $0.meter } }
+  /// Who holds the target's lock ("process 1234"), while this download is waiting for it.
+  var waitingFor: String? { state.withLock { $0.waitingFor } }
 
   /// Shows one event: the meter, or a one-line note on standard error (none with `--quiet`).
   func show(_ event: DownloadEvent) {
@@ -34,14 +38,17 @@ final class DownloadWatch: Sendable {
         $0.meter = meter
       }
     case .waiting(let pid, let destination):
-      guard !quiet else { return }
       let holder = pid.map { "process \($0)" } ?? "another process"
+      state.withLock { $0.waitingFor = holder }
+      guard !quiet else { return }
       output.printError(
         "note: waiting for \(holder), which is downloading \(destination.lastPathComponent)")
     case .sidecarIgnored(let path, let reason):
       guard !quiet else { return }
       output.printError(
         "note: ignored \(path): \(Sanitizer.sanitize(reason)); starting the download over")
+    case .lockAcquired:
+      state.withLock { $0.waitingFor = nil }
     case .progress(let progress):
       meter?.report(progress)
     }

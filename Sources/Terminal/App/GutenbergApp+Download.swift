@@ -143,6 +143,11 @@ extension GutenbergApp {
         return .failure(GetFailure(status: fail(error)))
       }
       let destination = watch.destination
+      if case .interrupted = failure, let holder = watch.waitingFor {
+        // Stopped before it began: nothing was written, nothing is kept.
+        let status = fail("interrupted while waiting for \(holder); nothing written", .interrupted)
+        return .failure(GetFailure(status: status, interrupted: true))
+      }
       return .failure(
         report(
           failure, id: id, format: format, target: target, mirror: mirror,
