@@ -8,13 +8,18 @@ import GutendexEngine
 import GutendexServer
 
 let arguments = CommandLine.arguments.dropFirst()
+// The child process of figure 10 (a download to a disk that syncs every piece).
+if let index = arguments.firstIndex(of: "--slow-sink"), arguments.count >= 3 {
+  let rest = Array(arguments[index...].dropFirst())
+  exit(await TransportBenchmark.slowSink(url: rest[0], path: rest[1]))
+}
 let quick = arguments.contains("--quick")
 let only: Set<Int> =
   arguments.firstIndex(of: "--only").flatMap { index in
     arguments.index(after: index) < arguments.endIndex
       ? Set(arguments[arguments.index(after: index)].split(separator: ",").compactMap { Int($0) })
       : nil
-  } ?? Set(1...9)
+  } ?? Set(1...11)
 
 func runAll() async throws -> [ResultRow] {
   var binaries = try Binaries.locate(build: !arguments.contains("--no-build"))
@@ -47,6 +52,8 @@ func runAll() async throws -> [ResultRow] {
     if only.contains(7) { rows += try await EmbeddedQueryBenchmark.run(context) }
     if only.contains(8) { rows += try await DownloadBenchmark.download(context) }
     if only.contains(9) { rows += try DownloadBenchmark.reader(context) }
+    if only.contains(10) { rows += try await TransportBenchmark.slowDisk(context) }
+    if only.contains(11) { rows += try await TransportBenchmark.oversizedBody(context) }
   } catch {
     await server.stop()
     throw error

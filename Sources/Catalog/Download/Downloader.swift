@@ -20,19 +20,24 @@ public final class Downloader: Sendable {
   /// Redirects followed at most per attempt.
   public static let maxRedirects = 5
 
-  let transport: any StreamingTransport
+  let transport: any Requestable
   let retry: RetryPolicy
   /// A transfer that receives nothing for this long fails with ``DownloadError/stalled``.
   public let stallTimeout: Duration
+  /// A transfer slower than this for a whole window fails as stalled too.
+  public let minimumSpeed: MinimumSpeed?
 
-  /// A downloader over `transport`; by default 4 attempts and a 30 s stall timeout.
+  /// A downloader over `transport` (libcurl by default); by default 4 attempts, a 30 s stall
+  /// timeout and the standard minimum speed.
   public init(
-    transport: any StreamingTransport = DownloadTransport(),
-    retry: RetryPolicy = RetryPolicy(maxAttempts: 4), stallTimeout: Duration = .seconds(30)
+    transport: any Requestable = CurlTransport(),
+    retry: RetryPolicy = RetryPolicy(maxAttempts: 4), stallTimeout: Duration = .seconds(30),
+    minimumSpeed: MinimumSpeed? = .standard
   ) {
     self.transport = transport
     self.retry = retry
     self.stallTimeout = stallTimeout
+    self.minimumSpeed = minimumSpeed
   }
 
   /// Downloads `url` to `destination` (its directory must exist), resuming a part left by an
@@ -135,12 +140,10 @@ public final class Downloader: Sendable {
       }
       let exchange = DownloadExchange(
         original: url, partial: partial, resume: resume, progress: progress)
-      let request = HTTPRequest(url: current, headers: headers, timeout: stallTimeout)
+      let request = HTTPRequest(
+        url: current, headers: headers, timeout: stallTimeout, minimumSpeed: minimumSpeed)
       do {
-        try await withStallWatch(exchange) {
-          try await self.transport.stream(
-            request, onHead: exchange.receiveHead, onChunk: exchange.receiveChunk)
-        }
+        try await exchange.run(try await transport.open(request))
       } catch let failure as FileSink.Failure {
         exchange.close()
         throw DownloadError.disk(
@@ -180,28 +183,6 @@ public final class Downloader: Sendable {
       }
     }
   }
-
-  /// Runs `body`, failing it with a stall when the exchange sees no bytes for the timeout.
-  private func withStallWatch(
-    _ exchange: DownloadExchange, _ body: @escaping @Sendable () async throws -> Void
-  ) async throws {
-    let timeout = stallTimeout
-    try await withThrowingTaskGroup(of: Void.self) { group in
-      group.addTask { try await body() }
-      group.addTask {
-        let tick = min(timeout / 4, .milliseconds(250))
-        while true {
-          try await Task.sleep(for: tick)
-          if exchange.idle > timeout { throw Stall() }
-        }
-      }
-      try await group.next()
-      group.cancelAll()
-    }
-  }
-
-  /// Nothing arrived for the stall timeout.
-  struct Stall: Error {}
 
   /// Flushes the part, checks it, and moves it to its name (never over an existing file unless
   /// `replace`).
@@ -268,14 +249,15 @@ public final class Downloader: Sendable {
     let resumable = partial.isResumable
     switch error {
     case let error as DownloadError: return error
-    case is Stall:
-      return .stalled(url: url, after: stallTimeout, kept: kept, resumable: resumable)
     case is CancellationError: return .interrupted(kept: kept, resumable: resumable)
     case let error as GutendexError:
       switch error {
       case .cancelled: return .interrupted(kept: kept, resumable: resumable)
       case .timedOut:
         return .stalled(url: url, after: stallTimeout, kept: kept, resumable: resumable)
+      case .tooSlow:
+        // Like a stall: the server is there but too slow to finish; the part is kept.
+        return .failedAfterRetries(error, kept: kept, resumable: resumable)
       default:
         return Task.isCancelled ? .interrupted(kept: kept, resumable: resumable) : .server(error)
       }
