@@ -51,7 +51,8 @@ extension CatalogService {
       events(.sidecarIgnored(path: partial.infoURL.path, reason: reason))
       partial.remove()
     }
-    let downloader = Downloader(stallTimeout: request.stallTimeout)
+    let downloader = Downloader(
+      stallTimeout: request.stallTimeout, minimumSpeed: request.minimumSpeed)
     let result: DownloadResult
     do {
       result = try await downloader.download(

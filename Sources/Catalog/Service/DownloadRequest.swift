@@ -1,4 +1,5 @@
 import Foundation
+import Gutendex
 
 /// What the download intent is asked for: a book, an edition, a target and how to fetch it.
 public struct DownloadRequest: Sendable {
@@ -14,6 +15,8 @@ public struct DownloadRequest: Sendable {
   public var mirror: DownloadMirror?
   /// A transfer that receives nothing for this long fails as stalled.
   public var stallTimeout: Duration
+  /// A transfer slower than this for a whole window fails as stalled too (nil: no minimum).
+  public var minimumSpeed: MinimumSpeed?
   /// Cleans the title before it is stored in the library (the front's sanitizer).
   public var cleanTitle: @Sendable (String) -> String
 
@@ -21,6 +24,7 @@ public struct DownloadRequest: Sendable {
   public init(
     id: Int, format: BookFormat? = nil, target: DownloadTarget, replace: Bool = false,
     mirror: DownloadMirror? = nil, stallTimeout: Duration = .seconds(30),
+    minimumSpeed: MinimumSpeed? = .standard,
     cleanTitle: @escaping @Sendable (String) -> String = { $0 }
   ) {
     self.id = id
@@ -29,6 +33,7 @@ public struct DownloadRequest: Sendable {
     self.replace = replace
     self.mirror = mirror
     self.stallTimeout = stallTimeout
+    self.minimumSpeed = minimumSpeed
     self.cleanTitle = cleanTitle
   }
 }

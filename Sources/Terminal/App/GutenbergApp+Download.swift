@@ -111,9 +111,16 @@ extension GutenbergApp {
     id: Int, format: BookFormat?, target: Target, force: Bool, quiet: Bool,
     mirror: DownloadMirror?, interrupts: InterruptHandler?
   ) async -> Result<LibraryEntry, GetFailure> {
+    let minimumSpeed: MinimumSpeed?
+    do {
+      minimumSpeed = try options.minimumSpeed()
+    } catch {
+      return .failure(GetFailure(status: fail(error.message, .usage)))
+    }
     let request = DownloadRequest(
       id: id, format: format, target: target, replace: force, mirror: mirror,
-      stallTimeout: downloadTimeout, cleanTitle: { Sanitizer.sanitize($0) })
+      stallTimeout: downloadTimeout, minimumSpeed: minimumSpeed,
+      cleanTitle: { Sanitizer.sanitize($0) })
     let watch = DownloadWatch(output: output, quiet: quiet)
     let task = Task { [service] in try await service.download(request, events: watch.show) }
     interrupts?.begin { task.cancel() }
