@@ -42,34 +42,44 @@ public final class Downloader: Sendable {
 
   /// Downloads `url` to `destination` (its directory must exist), resuming a part left by an
   /// earlier run. `progress` is called on every piece received, from any thread.
+  ///
+  /// The caller holds the target's ``DownloadLock``. A part with a valid sidecar is never
+  /// deleted because of a failure (only a server answer that proves it useless replaces it).
+  /// With `markPublished`, a ``PublishedMark`` is written before the file gets its name; the
+  /// caller removes it (``confirmRecorded(_:)``) once the file is recorded.
   public func download(
-    from url: URL, to destination: URL, replace: Bool = false,
+    from url: URL, to destination: URL, replace: Bool = false, markPublished: Bool = false,
     progress: @escaping @Sendable (DownloadProgress) -> Void = { _ in }
   ) async throws(DownloadError) -> DownloadResult {
     let path = destination.path
-    if !replace, FileManager.default.fileExists(atPath: path) { throw .exists(path: path) }
+    if !replace, DownloadFile.kind(path) != .absent { throw .exists(path: path) }
     let partial = PartialDownload(destination: destination)
+    if let unsafe = partial.unsafeFile() {
+      throw .disk(
+        path: unsafe.path, reason: "it is \(unsafe.kind), not a regular file; not following it",
+        resumable: false)
+    }
     var record = Record()
     var attempt = 1
     while true {
       do {
         let finalURL = try await transfer(url, partial, &record, progress: progress)
-        return try finish(partial, destination, replace: replace, record, finalURL: finalURL)
+        return try finish(
+          partial, destination, replace: replace, markPublished: markPublished, record, url: url,
+          finalURL: finalURL)
       } catch let error as DownloadError {
-        // A file that appeared at the destination meanwhile leaves the finished part in place.
-        if !error.resumable, error != .exists(path: path) { partial.remove() }
-        throw error
+        throw Self.keeping(error, partial)
       } catch {
-        var failure = classify(error, url: url, partial: partial)
+        let failure = classify(error, url: url, partial: partial)
         guard case .server(let server) = failure, server.isTransient,
           attempt < retry.maxAttempts
         else {
           if case .server(let server) = failure, server.isTransient {
-            failure = .failedAfterRetries(
-              server, kept: partial.partSize, resumable: partial.isResumable)
+            throw Self.keeping(
+              .failedAfterRetries(server, kept: partial.partSize, resumable: partial.isResumable),
+              partial)
           }
-          if !failure.resumable { partial.remove() }
-          throw failure
+          throw Self.keeping(failure, partial)
         }
         do {
           try await Task.sleep(for: delay(after: server, retry: attempt))
@@ -79,6 +89,27 @@ public final class Downloader: Sendable {
         attempt += 1
       }
     }
+  }
+
+  /// `failure` as thrown once the part is dealt with: a part that can be resumed is kept, and a
+  /// network failure then says so (a refused or reset reconnect is no reason to lose it); a
+  /// part that cannot be resumed is removed.
+  static func keeping(_ failure: DownloadError, _ partial: PartialDownload) -> DownloadError {
+    guard partial.isResumable else {
+      // A file that appeared at the destination meanwhile leaves the finished part in place.
+      if case .exists = failure { return failure }
+      partial.remove()
+      return failure
+    }
+    if case .server(let server) = failure {
+      return .failedAfterRetries(server, kept: partial.partSize, resumable: true)
+    }
+    return failure
+  }
+
+  /// Removes the ``PublishedMark`` of `destination`: its library row is recorded.
+  public static func confirmRecorded(_ destination: URL) {
+    PublishedMark.remove(for: destination)
   }
 
   /// What one download learned across its attempts.
@@ -156,13 +187,13 @@ public final class Downloader: Sendable {
   /// Flushes the part, checks it, and moves it to its name (never over an existing file unless
   /// `replace`).
   private func finish(
-    _ partial: PartialDownload, _ destination: URL, replace: Bool, _ record: Record,
-    finalURL: URL
+    _ partial: PartialDownload, _ destination: URL, replace: Bool, markPublished: Bool,
+    _ record: Record, url: URL, finalURL: URL
   ) throws(DownloadError) -> DownloadResult {
     let part = partial.partURL.path
     let path = destination.path
     // An empty file is a valid download: the part may not exist when the body was empty.
-    if !FileManager.default.fileExists(atPath: part) {
+    if DownloadFile.kind(part) == .absent {
       do {
         _ = try FileSink(path: part, truncate: true)
       } catch {
@@ -175,6 +206,21 @@ public final class Downloader: Sendable {
       sink.closeFile()
     } catch {
       throw .disk(path: part, reason: error.reason, resumable: partial.isResumable)
+    }
+    if markPublished {
+      // A validator that could not go out as a header is not kept either.
+      let validator = record.validator.flatMap {
+        PartialDownload.problem(validator: $0) == nil ? $0 : nil
+      }
+      let mark = PublishedMark(
+        url: url.absoluteString, size: partial.partSize, validator: validator)
+      do {
+        try mark.write(for: destination)
+      } catch {
+        throw .disk(
+          path: PublishedMark.path(for: destination), reason: error.reason,
+          resumable: partial.isResumable)
+      }
     }
     if replace {
       guard rename(part, path) == 0 else {
