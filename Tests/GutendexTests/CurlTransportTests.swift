@@ -74,12 +74,12 @@ import Testing
     let (server, url) = try await fileServer(size: size)
     defer { Task { await server.stop() } }
     let response = try await CurlTransport().open(
-      HTTPRequest(url: url, timeout: .milliseconds(300)))
+      HTTPRequest(url: url, timeout: .seconds(1)))
     var received = Data()
     for try await piece in response.body {
       if received.isEmpty {
-        // Longer than the timeout: the transfer is paused meanwhile, not silent.
-        try await Task.sleep(for: .milliseconds(900))
+        // Three times the timeout: the transfer is paused meanwhile, not silent.
+        try await Task.sleep(for: .seconds(3))
       }
       received.append(piece)
     }

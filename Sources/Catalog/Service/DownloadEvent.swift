@@ -1,4 +1,5 @@
 import Foundation
+import Gutendex
 
 /// What the download intent reports while it works, for the front to show.
 public enum DownloadEvent: Sendable {

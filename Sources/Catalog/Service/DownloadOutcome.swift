@@ -1,4 +1,5 @@
 import Foundation
+import Gutendex
 
 /// A book that is on disk and (unless ``recordProblem`` says otherwise) in the library.
 public struct DownloadOutcome: Sendable {

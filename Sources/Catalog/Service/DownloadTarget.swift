@@ -1,4 +1,5 @@
 import Foundation
+import Gutendex
 
 /// Where one download goes.
 public enum DownloadTarget: Sendable, Hashable {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import Catalog
+@testable import Gutendex
 
 /// The pieces that keep a download's own files safe: the sidecar's checks, the lock, and file
 /// operations that never follow a link.

@@ -15,9 +15,9 @@ import Foundation
 /// Nothing here follows a symbolic link: the files are opened with `O_NOFOLLOW` and must be
 /// regular files, and everything read from them is checked before it is used (a validator goes
 /// out as a request header, so it must be a valid header value).
-struct PartialDownload: Sendable {
+package struct PartialDownload: Sendable {
   /// What the sidecar records.
-  struct Info: Codable, Sendable, Hashable {
+  package struct Info: Codable, Sendable, Hashable {
     /// The URL asked for (before redirects): another URL's part is never resumed.
     var url: String
     /// The strong ETag, else the Last-Modified date: sent as `If-Range`.
@@ -27,7 +27,7 @@ struct PartialDownload: Sendable {
   }
 
   /// What the sidecar on disk is worth.
-  enum Sidecar: Sendable, Hashable {
+  package enum Sidecar: Sendable, Hashable {
     /// No sidecar.
     case absent
     /// A sidecar that can be trusted.
@@ -39,8 +39,13 @@ struct PartialDownload: Sendable {
 
   let destination: URL
 
+  /// The part files of a download to `destination`.
+  package init(destination: URL) {
+    self.destination = destination
+  }
+
   var partURL: URL { URL(fileURLWithPath: destination.path + ".part") }
-  var infoURL: URL { URL(fileURLWithPath: destination.path + ".part.info") }
+  package var infoURL: URL { URL(fileURLWithPath: destination.path + ".part.info") }
   var lockURL: URL { URL(fileURLWithPath: destination.path + ".part.lock") }
 
   /// Largest sidecar read: a real one is a few hundred bytes.
@@ -57,7 +62,7 @@ struct PartialDownload: Sendable {
   }
 
   /// Reads and checks the sidecar, without following a link.
-  func sidecar() -> Sidecar {
+  package func sidecar() -> Sidecar {
     let data: Data
     switch DownloadFile.readSmall(infoURL.path, limit: Self.sidecarLimit) {
     case .missing: return .absent
@@ -111,7 +116,7 @@ struct PartialDownload: Sendable {
   }
 
   /// Removes both files (never a link or anything else put in their place).
-  func remove() {
+  package func remove() {
     DownloadFile.removeRegular(partURL.path)
     DownloadFile.removeRegular(infoURL.path)
   }

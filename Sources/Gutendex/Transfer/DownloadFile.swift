@@ -11,7 +11,7 @@ import Foundation
 /// File operations for a download's own files (`.part`, `.part.info`, `.part.lock`, `.done`)
 /// that never follow a symbolic link: what a careless user or another program put at those
 /// names is refused, never written through.
-enum DownloadFile {
+package enum DownloadFile {
   /// A file operation that failed: the system's reason, or ours.
   struct Failure: Error, Sendable, CustomStringConvertible {
     var reason: String
@@ -19,7 +19,7 @@ enum DownloadFile {
   }
 
   /// What is at a path (not following a link).
-  enum Kind: Sendable, Hashable {
+  package enum Kind: Sendable, Hashable {
     case absent
     case regular(size: Int64)
     /// A symbolic link, a directory, a FIFO, ...: named for the error message.
@@ -34,7 +34,7 @@ enum DownloadFile {
   }
 
   /// lstat(2): the path itself, never a link's target.
-  static func kind(_ path: String) -> Kind {
+  package static func kind(_ path: String) -> Kind {
     var info = stat()
     guard lstat(path, &info) == 0 else {
       return errno == ENOENT || errno == ENOTDIR ? .absent : .other(message(errno))

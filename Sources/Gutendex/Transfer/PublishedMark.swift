@@ -6,16 +6,16 @@ import Foundation
 /// A kill between the two leaves the file without a row; the next `get` of the same book and
 /// target finds the mark, checks the file's size against it, and adopts the file instead of
 /// refusing it as "already exists".
-struct PublishedMark: Codable, Sendable, Hashable {
+package struct PublishedMark: Codable, Sendable, Hashable {
   /// The file name's suffix.
   static let suffix = ".done"
 
   /// The URL asked for (before redirects).
-  var url: String
+  package var url: String
   /// The size of the complete file.
-  var size: Int64
+  package var size: Int64
   /// The server's ETag or Last-Modified, for the library row.
-  var validator: String?
+  package var validator: String?
 
   static func path(for destination: URL) -> String {
     destination.path + suffix
@@ -33,7 +33,7 @@ struct PublishedMark: Codable, Sendable, Hashable {
   }
 
   /// The mark for `destination`, when there is a valid one.
-  static func read(for destination: URL) -> PublishedMark? {
+  package static func read(for destination: URL) -> PublishedMark? {
     guard
       case .contents(let data) = DownloadFile.readSmall(path(for: destination), limit: 64 * 1024),
       let mark = try? JSONDecoder().decode(PublishedMark.self, from: data), mark.size >= 0,

@@ -17,7 +17,7 @@ import Synchronization
 /// lock file before letting go, so a waiter that then gets the lock on the removed file sees
 /// that it is no longer the one at the name and opens it again. A lock left by a killed process
 /// is released by the kernel; its file is harmless and reused.
-final class DownloadLock: Sendable {
+package final class DownloadLock: Sendable {
   /// The lock file.
   let path: String
   private let descriptor: Mutex<Int32>
@@ -36,7 +36,7 @@ final class DownloadLock: Sendable {
 
   /// Takes the lock for `destination`, waiting for another holder; `waiting` is called once,
   /// with the holder's PID when it wrote one, when the lock is busy.
-  static func acquire(
+  package static func acquire(
     for destination: URL, waiting: @Sendable (Int32?) -> Void
   ) async throws(DownloadError) -> DownloadLock {
     let path = destination.path + ".part.lock"
@@ -95,7 +95,7 @@ final class DownloadLock: Sendable {
   }
 
   /// Removes the lock file and lets go (again is harmless).
-  func release() {
+  package func release() {
     let fd = descriptor.withLock { fd in
       defer { fd = -1 }
       return fd

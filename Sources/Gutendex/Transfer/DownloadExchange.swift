@@ -1,5 +1,4 @@
 import Foundation
-import Gutendex
 import Synchronization
 
 /// One request of a download: decides from the head what the body is (the whole file, the rest

@@ -1,5 +1,4 @@
 import Foundation
-import Gutendex
 
 #if canImport(Glibc)
   import Glibc
