@@ -10,13 +10,8 @@ struct ByteTable: Sendable {
 
   var count: Int { offsets.count - 1 }
 
-  /// Lower-cases like the server's case-insensitive match, with a fast path for ASCII.
-  static func fold(_ string: String) -> [UInt8] {
-    if string.utf8.allSatisfy({ $0 < 0x80 }) {
-      return string.utf8.map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }
-    }
-    return Array(string.lowercased().utf8)
-  }
+  /// Folds case like the server's case-insensitive match (see ``UpperFold``).
+  static func fold(_ string: String) -> [UInt8] { UpperFold.bytes(string) }
 
   /// A flag per entry: does it contain `needle`? (The empty needle is in everything.)
   func entries(containing needle: [UInt8]) -> [Bool] {
