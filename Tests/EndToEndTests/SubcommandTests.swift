@@ -14,6 +14,7 @@ struct SubcommandTests {
       ([String](), "/books/"),
       (["--search", "dickens", "--sort", "ascending"], "/books/?search=dickens&sort=ascending"),
       (["--language", "fr", "--page", "2"], "/books/?languages=fr&page=2"),
+      (["--language", "French,deutsch", "-l", "ESPAÑOL"], "/books/?languages=fr,de,es"),
       (["--topic", "fiction", "--copyright", "no"], "/books/?topic=fiction&copyright=false"),
       (
         ["--author-year-start", "1800", "--author-year-end", "1850"],

@@ -9,7 +9,8 @@ struct UsageTests {
   @Test(arguments: [
     ["list", "--bogus"], ["list", "--page", "0"], ["show", "abc"], ["show", "0"],
     ["list", "--copyright", "maybe"], ["--timeout", "0"], ["list", "--language", "e1"],
-    ["frobnicate"], ["list", "--server", "ftp://example.invalid"],
+    ["frobnicate"], ["list", "--server", "ftp://example.invalid"], ["list", "--language", "xx"],
+    ["list", "--language", "englsh"],
   ])
   func usageErrorsExit64WithOneLine(arguments: [String]) async throws {
     let app = try Gutenberg()
@@ -21,6 +22,17 @@ struct UsageTests {
     #expect(run.errLines.count == 1, "\(arguments): \(run)")
     #expect(run.err.hasPrefix("error: "), "\(arguments): \(run)")
     #expect(run.stdout.isEmpty, "\(arguments): \(run)")
+  }
+
+  /// An unknown language is refused with the nearest codes named, never an empty list.
+  @Test func anUnknownLanguageNamesTheClosest() async throws {
+    let app = try Gutenberg()
+    defer { app.cleanUp() }
+
+    let run = try await app.run(["list", "--language", "englsh", "--source", "embedded"])
+
+    #expect(run.status == 64, "\(run)")
+    #expect(run.err.contains("unknown language 'englsh'; did you mean en (English)"), "\(run)")
   }
 
   @Test(arguments: [["--help"], ["list", "--help"], ["favorites", "--help"], ["--version"]])
