@@ -37,6 +37,10 @@ protocol BookColumns {
   func anyLanguage(at position: Int, in flags: [Bool]) -> Bool
   func anyMimeType(at position: Int, in flags: [Bool]) -> Bool
 
+  /// Calls `body` with every upper-folded title, distinct author name and distinct topic (what
+  /// ``Vocabulary`` reads).
+  func forEachMatchedText(_ body: (UnsafeRawBufferPointer) -> Void)
+
   /// The whole book at `position`, to write it out.
   func record(at position: Int) throws(EngineError) -> BookRecord
 }

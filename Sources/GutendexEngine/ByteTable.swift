@@ -13,6 +13,15 @@ struct ByteTable: Sendable {
   /// Folds case like the server's case-insensitive match (see ``UpperFold``).
   static func fold(_ string: String) -> [UInt8] { UpperFold.bytes(string) }
 
+  /// Calls `body` with each entry's bytes in turn.
+  func forEachEntry(_ body: (UnsafeRawBufferPointer) -> Void) {
+    bytes.withUnsafeBytes { raw in
+      for index in 0..<count {
+        body(UnsafeRawBufferPointer(rebasing: raw[offsets[index]..<offsets[index + 1]]))
+      }
+    }
+  }
+
   /// A flag per entry: does it contain `needle`? (The empty needle is in everything.)
   func entries(containing needle: [UInt8]) -> [Bool] {
     bytes.withUnsafeBytes { raw in
