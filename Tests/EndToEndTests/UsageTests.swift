@@ -24,6 +24,19 @@ struct UsageTests {
     #expect(run.stdout.isEmpty, "\(arguments): \(run)")
   }
 
+  /// A mistyped subcommand is refused with the one it resembles.
+  @Test(arguments: [("lsit", "list"), ("favorits", "favorites"), ("shwo", "show")])
+  func aMistypedCommandNamesTheNearest(typed: String, meant: String) async throws {
+    let app = try Gutenberg()
+    defer { app.cleanUp() }
+
+    let run = try await app.run([typed, "--source", "embedded"])
+
+    #expect(run.status == 64, "\(run)")
+    #expect(
+      run.errLines == ["error: unknown command '\(typed)'; did you mean '\(meant)'?"], "\(run)")
+  }
+
   /// An unknown language is refused with the nearest codes named, never an empty list.
   @Test func anUnknownLanguageNamesTheClosest() async throws {
     let app = try Gutenberg()

@@ -43,6 +43,8 @@ import Testing
 
   @Test(arguments: [
     ("xyz", "unknown command 'xyz' — type ? for help"),
+    ("topc poetry", "unknown command 'topc' — did you mean 'topic'?"),
+    ("favourits", "unknown command 'favourits' — did you mean 'favourites'?"),
     ("g", "usage: g N (go to page N)"),
     ("g 0", "page numbers start at 1"),
     ("g -2", "'-2' is not a page number"),
