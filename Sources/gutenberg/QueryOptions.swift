@@ -35,7 +35,8 @@ struct QueryOptions: ParsableArguments {
   @Option(help: "Order: popular, ascending or descending (by id).")
   var sort: BookSort = .popular
 
-  @Option(help: "Page number (32 books a page).")
+  // `.unconditional` so that `--page -1` is read as a (refused) value, not as a missing one.
+  @Option(parsing: .unconditional, help: "Page number (32 books a page).")
   var page = 1
 
   func validate() throws {

@@ -24,6 +24,22 @@ struct UsageTests {
     #expect(run.stdout.isEmpty, "\(arguments): \(run)")
   }
 
+  /// A negative number is refused as a value, not reported missing.
+  @Test(arguments: [
+    (["list", "--page", "-1"], "error: --page must be 1 or more"),
+    (["--timeout", "-5", "list"], "error: --timeout must be more than 0 and at most 600 seconds"),
+  ])
+  func aNegativeNumberIsRefusedAsGiven(arguments: [String], message: String) async throws {
+    let app = try Gutenberg()
+    defer { app.cleanUp() }
+
+    let run = try await app.run(arguments + ["--source", "embedded"])
+
+    #expect(run.status == 64, "\(run)")
+    #expect(run.err.hasPrefix(message), "\(run)")
+    #expect(!run.err.contains("Missing value"), "\(run)")
+  }
+
   /// A mistyped subcommand is refused with the one it resembles.
   @Test(arguments: [("lsit", "list"), ("favorits", "favorites"), ("shwo", "show")])
   func aMistypedCommandNamesTheNearest(typed: String, meant: String) async throws {
