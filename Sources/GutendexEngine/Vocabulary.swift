@@ -6,45 +6,44 @@ import Foundation
 struct Vocabulary: Sendable {
   /// A distinct word.
   struct Word: Sendable {
-    /// Its upper-folded UTF-8, as ``BookFilter`` matches it.
+    /// Its upper-folded UTF-8, as ``BookFilter`` matches it (and as the edit distance compares
+    /// it: byte for byte, so an accented letter counts as one or two).
     let bytes: [UInt8]
-    /// Its code points, for the edit distance.
-    let scalars: [Unicode.Scalar]
     /// How many titles, names and topics hold it.
     let frequency: Int
   }
 
-  /// Every word, grouped by its number of code points (the edit distance is at least the
-  /// difference in length, so only neighbouring groups are compared).
+  /// Words held by fewer texts are left out: a suggestion must be more common than what was
+  /// typed, and leaving out the many words used once keeps the vocabulary small.
+  static let minimumFrequency = 2
+
+  /// Every word, grouped by its length in bytes (the edit distance is at least the difference
+  /// in length, so only neighbouring groups are compared).
   private(set) var byLength: [Int: [Word]] = [:]
   /// Words with accents, under their unaccented form.
   private(set) var byUnaccented: [String: [Word]] = [:]
   /// How often each word occurs.
   private(set) var frequencies: [[UInt8]: Int] = [:]
 
-  /// Reads every text `columns` matches on.
+  /// Reads every text `columns` matches on, twice: once to count words by hash (no word is
+  /// copied), once to keep the words common enough.
   init(_ columns: some BookColumns) {
-    var counts: [[UInt8]: Int] = [:]
-    var words: [Range<Int>] = []
-    columns.forEachMatchedText { text in
-      words.removeAll(keepingCapacity: true)
-      Self.forEachWord(in: text) { range in
-        // A word counts once per text (titles rarely repeat one, so a short scan is enough).
-        let word = text[range]
-        if !words.contains(where: { text[$0].elementsEqual(word) }) {
-          words.append(range)
-          counts[Array(word), default: 0] += 1
-        }
-      }
+    var counts: [Int: Int32] = [:]
+    Self.forEachDistinctWord(in: columns) { word in counts[Self.hash(word), default: 0] += 1 }
+    var kept: [[UInt8]: Int] = [:]
+    Self.forEachDistinctWord(in: columns) { word in
+      let count = Int(counts[Self.hash(word)] ?? 0)
+      guard count >= Self.minimumFrequency else { return }
+      let bytes = Array(word)
+      if kept[bytes] == nil { kept[bytes] = count }
     }
-    frequencies = counts
+    frequencies = kept
     var unaccentedScalars: [Unicode.Scalar: String] = [:]
-    for (bytes, frequency) in counts {
-      let scalars = Array(String(decoding: bytes, as: UTF8.self).unicodeScalars)
-      let word = Word(bytes: bytes, scalars: scalars, frequency: frequency)
-      byLength[scalars.count, default: []].append(word)
+    for (bytes, frequency) in kept {
+      let word = Word(bytes: bytes, frequency: frequency)
+      byLength[bytes.count, default: []].append(word)
       if bytes.contains(where: { $0 >= 0x80 }) {
-        let key = scalars.map { scalar in
+        let key = String(decoding: bytes, as: UTF8.self).unicodeScalars.map { scalar in
           if let known = unaccentedScalars[scalar] { return known }
           let plain = Self.unaccented(String(scalar))
           unaccentedScalars[scalar] = plain
@@ -53,6 +52,31 @@ struct Vocabulary: Sendable {
         byUnaccented[key, default: []].append(word)
       }
     }
+  }
+
+  /// Calls `body` with each word of each text, once per text.
+  private static func forEachDistinctWord(
+    in columns: some BookColumns, _ body: (Slice<UnsafeRawBufferPointer>) -> Void
+  ) {
+    var words: [Range<Int>] = []
+    columns.forEachMatchedText { text in
+      words.removeAll(keepingCapacity: true)
+      forEachWord(in: text) { range in
+        // A word counts once per text (titles rarely repeat one, so a short scan is enough).
+        let word = text[range]
+        if !words.contains(where: { text[$0].elementsEqual(word) }) {
+          words.append(range)
+          body(word)
+        }
+      }
+    }
+  }
+
+  /// A hash of a word's bytes, for counting without copying it.
+  private static func hash(_ word: Slice<UnsafeRawBufferPointer>) -> Int {
+    var hasher = Hasher()
+    hasher.combine(bytes: UnsafeRawBufferPointer(rebasing: word))
+    return hasher.finalize()
   }
 
   /// How many texts hold `word` (upper-folded bytes) as a whole word.
@@ -70,13 +94,13 @@ struct Vocabulary: Sendable {
   /// Words within ``EditDistance/tolerance(forLength:)`` edits of `word`, nearest first, then
   /// the most frequent.
   func neighbours(of word: [UInt8]) -> [(word: Word, distance: Int)] {
-    let scalars = Array(String(decoding: word, as: UTF8.self).unicodeScalars)
-    let limit = EditDistance.tolerance(forLength: scalars.count)
+    let letters = String(decoding: word, as: UTF8.self).unicodeScalars.count
+    let limit = EditDistance.tolerance(forLength: letters)
     var found: [(word: Word, distance: Int)] = []
-    var rows = EditDistance.Rows(length: scalars.count)
-    for length in (scalars.count - limit)...(scalars.count + limit) {
+    var rows = EditDistance.Rows(length: word.count)
+    for length in (word.count - limit)...(word.count + limit) {
       for candidate in byLength[length] ?? [] where candidate.bytes != word {
-        if let distance = rows.distance(scalars, candidate.scalars, limit: limit) {
+        if let distance = rows.distance(word, candidate.bytes, limit: limit) {
           found.append((candidate, distance))
         }
       }

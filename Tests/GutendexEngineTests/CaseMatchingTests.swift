@@ -61,7 +61,9 @@ struct CaseMatchingTests {
     for value in 0...0x10FFFF {
       // Code points and mappings newer than Unicode 14 may be unknown to the C library the tests
       // run on (Unicode 16 gave ƛ an upper case, for instance).
-      guard let scalar = Unicode.Scalar(value), known(scalar), known(UpperFold.upper(scalar))
+      // Only cased code points have case mappings, in Unicode and in glibc alike.
+      guard let scalar = Unicode.Scalar(value), scalar.properties.isCased, known(scalar),
+        known(UpperFold.upper(scalar))
       else { continue }
       checked += 1
       let expected = PostgresUpper.upper(scalar)
@@ -72,7 +74,7 @@ struct CaseMatchingTests {
       }
     }
     #expect(disagreements.isEmpty, "\(disagreements.prefix(20))")
-    #expect(checked > 140_000)
+    #expect(checked > 4_000)
   }
 
   @Test("crafted books: the hand-worked ids, the reference model's, the engine's", arguments: cases)
