@@ -20,11 +20,11 @@ protocol BookColumns {
   /// True when some author's (birth, death) years pass `test`.
   func anyAuthor(at position: Int, _ test: (Int?, Int?) -> Bool) -> Bool
 
-  /// A flag per book: does its lower-cased title contain `needle`?
+  /// A flag per book: does its upper-folded title contain `needle`?
   func titleFlags(containing needle: [UInt8]) -> [Bool]
-  /// A flag per distinct author name: does its lower-cased form contain `needle`?
+  /// A flag per distinct author name: does its upper-folded form contain `needle`?
   func authorNameFlags(containing needle: [UInt8]) -> [Bool]
-  /// A flag per distinct subject or bookshelf: does its lower-cased form contain `needle`?
+  /// A flag per distinct subject or bookshelf: does its upper-folded form contain `needle`?
   func topicFlags(containing needle: [UInt8]) -> [Bool]
   /// A flag per distinct language code: is it one of `codes`?
   func languageFlags(codes: [String]) -> [Bool]
@@ -36,6 +36,10 @@ protocol BookColumns {
   func anyTopic(at position: Int, in flags: [Bool]) -> Bool
   func anyLanguage(at position: Int, in flags: [Bool]) -> Bool
   func anyMimeType(at position: Int, in flags: [Bool]) -> Bool
+
+  /// Calls `body` with every upper-folded title, distinct author name and distinct topic (what
+  /// ``Vocabulary`` reads).
+  func forEachMatchedText(_ body: (UnsafeRawBufferPointer) -> Void)
 
   /// The whole book at `position`, to write it out.
   func record(at position: Int) throws(EngineError) -> BookRecord

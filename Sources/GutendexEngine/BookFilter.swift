@@ -11,11 +11,11 @@ struct BookFilter: Sendable {
     case popular
   }
 
-  /// Lower-cased `search` terms (split on single spaces, at most 32); nil when absent.
+  /// Upper-folded (``UpperFold``) `search` terms (split on single spaces, at most 32); nil when absent.
   var searchTerms: [[UInt8]]?
   /// Lower-cased `languages` codes; nil when absent.
   var languages: [String]?
-  /// Lower-cased `topic`; nil when absent.
+  /// Upper-folded `topic`; nil when absent.
   var topic: [UInt8]?
   var authorYearStart: Int?
   var authorYearEnd: Int?

@@ -4,7 +4,7 @@ struct BookIndex: Sendable {
   let byDownloads: [Int32]
   /// Position of each Project Gutenberg id.
   let positions: [Int: Int32]
-  /// Lower-cased titles, one per book.
+  /// Upper-folded titles (``UpperFold``), one per book.
   let titles: ByteTable
   let authorNames: StringPool
   let bookAuthors: IDLists

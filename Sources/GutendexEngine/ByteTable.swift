@@ -10,12 +10,16 @@ struct ByteTable: Sendable {
 
   var count: Int { offsets.count - 1 }
 
-  /// Lower-cases like the server's case-insensitive match, with a fast path for ASCII.
-  static func fold(_ string: String) -> [UInt8] {
-    if string.utf8.allSatisfy({ $0 < 0x80 }) {
-      return string.utf8.map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }
+  /// Folds case like the server's case-insensitive match (see ``UpperFold``).
+  static func fold(_ string: String) -> [UInt8] { UpperFold.bytes(string) }
+
+  /// Calls `body` with each entry's bytes in turn.
+  func forEachEntry(_ body: (UnsafeRawBufferPointer) -> Void) {
+    bytes.withUnsafeBytes { raw in
+      for index in 0..<count {
+        body(UnsafeRawBufferPointer(rebasing: raw[offsets[index]..<offsets[index + 1]]))
+      }
     }
-    return Array(string.lowercased().utf8)
   }
 
   /// A flag per entry: does it contain `needle`? (The empty needle is in everything.)

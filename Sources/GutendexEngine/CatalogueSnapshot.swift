@@ -4,7 +4,7 @@ import Foundation
 /// The embedded catalogue's file format: an index that a query reads in place.
 ///
 /// The file is memory-mapped and never inflated or parsed as a whole: a query touches only the
-/// columns it filters on (lower-cased titles for `search`, the topic table for `topic`, ...) and
+/// columns it filters on (case-folded titles for `search`, the topic table for `topic`, ...) and
 /// the records of the 32 books it returns, so a cold process answers any query in milliseconds.
 /// Summaries are dropped; every other field round-trips to the server's exact JSON. Strings that
 /// repeat (names, subjects, shelves, languages, MIME types, URL templates) are stored once;

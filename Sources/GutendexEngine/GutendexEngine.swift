@@ -1,5 +1,6 @@
 import Foundation
 import Gutendex
+import Synchronization
 
 /// A Gutendex server in a value: answers `/books/` and `/books/<id>/` from a local set of books
 /// with the real server's semantics (filters, sort, pagination, links, errors, redirects).
@@ -16,6 +17,8 @@ public final class GutendexEngine: Requestable {
 
   /// Immutable after init, so the class is safely `Sendable`.
   let storage: Storage
+  /// The words "did you mean" picks from, read on first use (a `Mutex` is `Sendable`).
+  let vocabularyCache = Mutex<Vocabulary?>(nil)
 
   /// How many books the engine serves.
   public var bookCount: Int {

@@ -12,15 +12,15 @@ enum IndexSection: Int, CaseIterable {
   case popular
   /// UInt8 per book: 0 false, 1 true, 2 null.
   case copyright
-  /// Lower-cased titles, one entry per book.
+  /// Upper-folded titles (``UpperFold``), one entry per book.
   case titleOffsets, titles
-  /// Distinct author names, lower-cased.
+  /// Distinct author names, upper-folded (``UpperFold``).
   case authorNameOffsets, authorNames
   /// Per book, its authors' name ids.
   case bookAuthorOffsets, bookAuthors
   /// Two Int32 (birth, death; Int32.min for null) per `bookAuthors` entry.
   case authorYears
-  /// Distinct subjects and bookshelves, lower-cased.
+  /// Distinct subjects and bookshelves, upper-folded (``UpperFold``).
   case topicOffsets, topics
   /// Per book, its subjects then its bookshelves.
   case bookTopicOffsets, bookTopics
@@ -40,7 +40,8 @@ enum IndexSection: Int, CaseIterable {
   /// Bytes per section-table entry: offset, length (UInt64), width, crc32 (UInt32).
   static let entrySize = 24
   static let magic = Array("GDXINDEX".utf8)
-  static let version: UInt32 = 1
+  /// 2: titles, names and topics are upper-folded (version 1 held them lower-cased).
+  static let version: UInt32 = 2
   /// The stand-in for a null year in `authorYears`.
   static let nullYear = Int32.min
 }

@@ -208,6 +208,10 @@ final class MappedCatalogue: BookColumns, @unchecked Sendable {
     bookMimeTypes.any(position, in: flags)
   }
 
+  func forEachMatchedText(_ body: (UnsafeRawBufferPointer) -> Void) {
+    for table in [titles, authorNames, topics] { table.forEachEntry(body) }
+  }
+
   /// Decodes the book at `position` from its record and the fixed columns.
   func record(at position: Int) throws(EngineError) -> BookRecord {
     var source = ByteSource(records.entry(position))

@@ -41,6 +41,18 @@ struct MappedTable {
     String(decoding: entry(index), as: UTF8.self)
   }
 
+  /// Calls `body` with each entry's bytes in turn (the table is read in one piece).
+  func forEachEntry(_ body: (UnsafeRawBufferPointer) -> Void) {
+    let all = region.read(bytes)
+    all.withUnsafeBytes { raw in
+      for index in 0..<count {
+        let start = min(offset(index), raw.count)
+        let end = min(max(start, offset(index + 1)), raw.count)
+        body(UnsafeRawBufferPointer(rebasing: raw[start..<end]))
+      }
+    }
+  }
+
   /// A flag per entry: does it contain `needle`? Reads the table in pieces of about
   /// ``piece`` bytes, each a run of whole entries.
   func entries(containing needle: [UInt8]) -> [Bool] {

@@ -54,5 +54,11 @@ struct RecordColumns: BookColumns, Sendable {
     index.bookMimeTypes.any(position, in: flags)
   }
 
+  func forEachMatchedText(_ body: (UnsafeRawBufferPointer) -> Void) {
+    for table in [index.titles, index.authorNames.folded, index.topics.folded] {
+      table.forEachEntry(body)
+    }
+  }
+
   func record(at position: Int) -> BookRecord { records[position] }
 }

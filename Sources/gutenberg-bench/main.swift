@@ -19,7 +19,7 @@ let only: Set<Int> =
     arguments.index(after: index) < arguments.endIndex
       ? Set(arguments[arguments.index(after: index)].split(separator: ",").compactMap { Int($0) })
       : nil
-  } ?? Set(1...11)
+  } ?? Set(1...12)
 
 func runAll() async throws -> [ResultRow] {
   var binaries = try Binaries.locate(build: !arguments.contains("--no-build"))
@@ -54,6 +54,7 @@ func runAll() async throws -> [ResultRow] {
     if only.contains(9) { rows += try DownloadBenchmark.reader(context) }
     if only.contains(10) { rows += try await TransportBenchmark.slowDisk(context) }
     if only.contains(11) { rows += try await TransportBenchmark.oversizedBody(context) }
+    if only.contains(12) { rows += try SuggestionBenchmark.run(context) }
   } catch {
     await server.stop()
     throw error

@@ -34,7 +34,8 @@ struct GlobalOptions: ParsableArguments {
   @Option(help: "Colour: auto, always or never (NO_COLOR also turns it off).")
   var color: ColorPolicy.Mode = .auto
 
-  @Option(help: "Seconds to wait for the server per request (default 15).")
+  // `.unconditional` so that `--timeout -5` is read as a (refused) value, not as a missing one.
+  @Option(parsing: .unconditional, help: "Seconds to wait for the server per request (default 15).")
   var timeout: Double?
 
   @Flag(help: "Explain more on standard error.")

@@ -49,8 +49,29 @@ struct Gutenberg: GlobalOptionsCommand {
         exit(withError: error)
       }
       let first = text.split(separator: "\n").first.map(String.init) ?? text
+      if let line = mistypedCommand(first) {
+        FileHandle.standardError.write(Data("error: \(line)\n".utf8))
+        exit(withError: ExitCode.validationFailure)
+      }
       FileHandle.standardError.write(Data("error: \(first) (see --help)\n".utf8))
       exit(withError: ExitCode.validationFailure)
     }
+  }
+}
+
+extension Gutenberg {
+  /// The subcommands' names, as typed.
+  static var commandNames: [String] {
+    configuration.subcommands.map { $0._commandName }
+  }
+
+  /// `unknown command 'lsit'; did you mean 'list'?` when ArgumentParser refused a word that is
+  /// a subcommand's name mistyped; nil for any other error.
+  static func mistypedCommand(_ message: String) -> String? {
+    let prefix = "Unexpected argument '"
+    guard message.hasPrefix(prefix), message.hasSuffix("'") else { return nil }
+    let word = String(message.dropFirst(prefix.count).dropLast())
+    guard let name = ClosestWord.nearest(to: word, among: commandNames) else { return nil }
+    return "unknown command '\(Sanitizer.sanitize(word))'; did you mean '\(name)'?"
   }
 }

@@ -9,8 +9,8 @@ struct QueryOptions: ParsableArguments {
 
   @Option(
     name: [.short, .customLong("language")],
-    help: "Language code, e.g. en; repeat or comma-separate for several.",
-    completion: .list(CatalogueLanguages.codes))
+    help: "Language code or name, e.g. en, french, deutsch; repeat or comma-separate for several.",
+    completion: .list(CatalogueLanguages.completionWords))
   var languages: [String] = []
 
   @Option(help: "Subject or bookshelf containing this text, e.g. 'science fiction'.")
@@ -35,7 +35,8 @@ struct QueryOptions: ParsableArguments {
   @Option(help: "Order: popular, ascending or descending (by id).")
   var sort: BookSort = .popular
 
-  @Option(help: "Page number (32 books a page).")
+  // `.unconditional` so that `--page -1` is read as a (refused) value, not as a missing one.
+  @Option(parsing: .unconditional, help: "Page number (32 books a page).")
   var page = 1
 
   func validate() throws {
@@ -43,8 +44,10 @@ struct QueryOptions: ParsableArguments {
     if let search, search.trimmingCharacters(in: .whitespaces).isEmpty {
       throw ValidationError("--search needs at least one word")
     }
-    for code in languageCodes where !code.allSatisfy({ $0.isASCII && $0.isLetter }) {
-      throw ValidationError("--language: '\(code)' is not a language code (e.g. en, fr, enm)")
+    do throws(CatalogueLanguages.UnknownLanguage) {
+      _ = try CatalogueLanguages.codes(for: languages)
+    } catch {
+      throw ValidationError("--language: \(error.message)")
     }
     if let from = authorYearStart, let to = authorYearEnd, from > to {
       throw ValidationError("--author-year-start (\(from)) is after --author-year-end (\(to))")
@@ -52,10 +55,9 @@ struct QueryOptions: ParsableArguments {
     _ = try idList()
   }
 
+  /// The codes `--language` names (``validate()`` has refused unknown ones).
   var languageCodes: [String] {
-    languages.flatMap { $0.split(separator: ",") }.map {
-      $0.trimmingCharacters(in: .whitespaces).lowercased()
-    }.filter { !$0.isEmpty }
+    (try? CatalogueLanguages.codes(for: languages)) ?? []
   }
 
   func idList() throws -> [Int] {

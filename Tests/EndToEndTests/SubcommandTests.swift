@@ -1,4 +1,6 @@
 import Foundation
+import Gutendex
+import GutendexEngine
 import Testing
 
 @testable import TestSupport
@@ -14,6 +16,7 @@ struct SubcommandTests {
       ([String](), "/books/"),
       (["--search", "dickens", "--sort", "ascending"], "/books/?search=dickens&sort=ascending"),
       (["--language", "fr", "--page", "2"], "/books/?languages=fr&page=2"),
+      (["--language", "French,deutsch", "-l", "ESPAÑOL"], "/books/?languages=fr,de,es"),
       (["--topic", "fiction", "--copyright", "no"], "/books/?topic=fiction&copyright=false"),
       (
         ["--author-year-start", "1800", "--author-year-end", "1850"],
@@ -31,6 +34,32 @@ struct SubcommandTests {
       #expect(rows.allSatisfy { Int($0[4]) != nil }, "\(arguments): \(run)")
     }
     await server.stop()
+  }
+
+  /// A search that finds almost nothing gets "did you mean" on standard error; standard output
+  /// and the exit code are the server's answer, untouched.
+  @Test func aSearchThatFindsLittleGetsASuggestionOnStandardError() async throws {
+    let app = try Gutenberg()
+    defer { app.cleanUp() }
+    let engine = try EmbeddedCatalogue.load()
+    let url = try #require(URL(string: "http://e.test/books/?search=les%20miserables"))
+    let body = engine.respond(to: HTTPRequest(url: url)).body
+    let expected = try #require(try JSONSerialization.jsonObject(with: body) as? [String: Any])
+    let arguments = ["list", "--search", "les miserables", "--source", "embedded"]
+
+    let run = try await app.run(arguments)
+    let json = try await app.run(arguments + ["--json"])
+    let plenty = try await app.run(["list", "--search", "les misérables", "--source", "embedded"])
+
+    #expect(run.status == 0, "\(run)")
+    #expect(run.errLines == ["did you mean: les misérables (11 books)?"], "\(run)")
+    #expect(run.outLines.count == expected["count"] as? Int, "\(run)")
+    #expect(json.status == 0, "\(json)")
+    #expect(json.errLines == run.errLines, "\(json)")
+    let object = try #require(try JSONSerialization.jsonObject(with: json.stdout) as? [String: Any])
+    #expect(object["count"] as? Int == expected["count"] as? Int)
+    #expect(plenty.err.isEmpty, "\(plenty)")
+    #expect(plenty.outLines.count == 11, "\(plenty)")
   }
 
   @Test func listJSONParsesWith32Results() async throws {

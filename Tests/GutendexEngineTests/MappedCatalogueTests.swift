@@ -89,9 +89,12 @@ struct MappedCatalogueTests {
         try CatalogueSnapshot.engine(from: snapshot.prefix(length))
       }
     }
-    var otherVersion = snapshot
-    otherVersion[8] = 2
-    #expect(throws: EngineError.self) { try CatalogueSnapshot.engine(from: otherVersion) }
+    // Version 1 held lower-cased text, which the upper-folding matcher must not read.
+    for version in [1, UInt8(IndexSection.version) + 1] {
+      var otherVersion = snapshot
+      otherVersion[8] = version
+      #expect(throws: EngineError.self) { try CatalogueSnapshot.engine(from: otherVersion) }
+    }
     #expect(throws: EngineError.self) {
       try CatalogueSnapshot.engine(mapping: "/nonexistent/catalogue.gdxindex")
     }

@@ -1,7 +1,8 @@
 import Foundation
 
 /// A deliberately naive reading of the server's `get_queryset` over Foundation-parsed books,
-/// to check the engine's indexed filters against (written from API.md, not from the engine).
+/// to check the engine's indexed filters against (written from API.md, not from the engine);
+/// `search` and `topic` compare the way PostgreSQL does (``PostgresUpper``).
 struct ReferenceModel {
   struct Book {
     var id: Int
@@ -51,10 +52,9 @@ struct ReferenceModel {
     var result = books
     if let search = parameters["search"] {
       for term in search.components(separatedBy: " ").prefix(32) {
-        let term = term.lowercased()
         result = result.filter { book in
-          term.isEmpty || book.title.lowercased().contains(term)
-            || book.authors.contains { $0.name.lowercased().contains(term) }
+          PostgresUpper.contains(book.title, term)
+            || book.authors.contains { PostgresUpper.contains($0.name, term) }
         }
       }
     }
@@ -62,10 +62,8 @@ struct ReferenceModel {
       let codes = languages.components(separatedBy: ",").map { $0.lowercased() }
       result = result.filter { !Set($0.languages).isDisjoint(with: codes) }
     }
-    if let topic = parameters["topic"]?.lowercased() {
-      result = result.filter { book in
-        book.topics.contains { topic.isEmpty || $0.lowercased().contains(topic) }
-      }
+    if let topic = parameters["topic"] {
+      result = result.filter { book in book.topics.contains { PostgresUpper.contains($0, topic) } }
     }
     if let start = parameters["author_year_start"].flatMap(Self.pythonInt) {
       result = result.filter { book in

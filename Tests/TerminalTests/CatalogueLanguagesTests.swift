@@ -21,3 +21,38 @@ import Testing
     #expect(counts == counts.sorted(by: >), "most books first: \(counts)")
   }
 }
+
+/// `--language` and `lang` take codes, English names and native names, and refuse the rest.
+@Suite struct LanguageNameTests {
+  @Test func everyCodeHasAnEnglishAndANativeName() throws {
+    for code in CatalogueLanguages.codes {
+      let words = try #require(try? CatalogueLanguages.codes(for: [code]), "\(code)")
+      #expect(words == [code])
+    }
+  }
+
+  @Test(arguments: [
+    (["french"], ["fr"]), (["French,german"], ["fr", "de"]), (["français"], ["fr"]),
+    (["FRANCAIS"], ["fr"]), (["deutsch"], ["de"]), (["español", "espanol"], ["es"]),
+    (["EN", "english"], ["en"]), (["Middle English"], ["enm"]), (["ελληνικά"], ["el"]),
+    (["русский , 日本語"], ["ru", "ja"]), (["en fr"], ["en", "fr"]), (["scottish gaelic"], ["gla"]),
+    ([], []),
+  ])
+  func namesAndCodesResolve(arguments: [String], codes: [String]) throws {
+    #expect(try CatalogueLanguages.codes(for: arguments) == codes)
+  }
+
+  @Test(
+    arguments: [
+      ("xx", "en"), ("englsh", "en"), ("fench", "fr"), ("germn", "de"), ("klingon", nil),
+    ] as [(String, String?)])
+  func unknownWordsNameTheClosest(word: String, first: String?) throws {
+    let error = try #require(throws: CatalogueLanguages.UnknownLanguage.self) {
+      try CatalogueLanguages.codes(for: ["en", word])
+    }
+    #expect(error.word == word)
+    #expect(error.closest.first == first)
+    #expect(error.message.hasPrefix("unknown language '\(word)'; "))
+    #expect(error.message.contains(first.map { "did you mean \($0) (" } ?? "such as en (English)"))
+  }
+}

@@ -37,6 +37,13 @@ import Testing
     #expect(command.all)
   }
 
+  @Test func languageNamesBecomeCodes() throws {
+    let command = try #require(
+      try Gutenberg.parseAsRoot(["list", "--language", "French,german", "-l", "Français, cy"])
+        as? List)
+    #expect(command.filters.query.languages == ["fr", "de", "cy"])
+  }
+
   @Test func globalOptionsReachTheApp() throws {
     let command = try #require(
       try Gutenberg.parseAsRoot([
@@ -90,6 +97,7 @@ import Testing
     ["list", "--page", "0"],
     ["list", "--search", "   "],
     ["list", "--language", "e1"],
+    ["list", "--language", "english,xx"],
     ["list", "--author-year-start", "1900", "--author-year-end", "1800"],
     ["list", "--ids", "84,abc"],
     ["list", "--sort", "random"],

@@ -15,7 +15,9 @@ import Testing
     ("f 1 3 5", .toggleFavorites(rows: [1, 3, 5])), ("f 2-4", .toggleFavorites(rows: [2, 3, 4])),
     ("f 2,3 3", .toggleFavorites(rows: [2, 3])), ("F", .favorites),
     ("/ great expectations", .search("great expectations")), ("/dickens", .search("dickens")),
-    ("/", .search(nil)), ("lang en, FR", .languages(["en", "fr"])), ("lang", .languages([])),
+    ("/", .search(nil)), ("lang en, FR", .languages(["en", "fr"])),
+    ("lang french", .languages(["fr"])), ("lang en fr", .languages(["en", "fr"])),
+    ("lang Middle English, Deutsch", .languages(["enm", "de"])), ("lang", .languages([])),
     ("topic science fiction", .topic("science fiction")), ("topic", .topic(nil)),
     ("years 1800 1900", .years(from: 1800, to: 1900)),
     ("years -750 -", .years(from: -750, to: nil)),
@@ -41,6 +43,8 @@ import Testing
 
   @Test(arguments: [
     ("xyz", "unknown command 'xyz' — type ? for help"),
+    ("topc poetry", "unknown command 'topc' — did you mean 'topic'?"),
+    ("favourits", "unknown command 'favourits' — did you mean 'favourites'?"),
     ("g", "usage: g N (go to page N)"),
     ("g 0", "page numbers start at 1"),
     ("g -2", "'-2' is not a page number"),
@@ -48,7 +52,11 @@ import Testing
     ("f", "usage: f N, f 1 3 5 or f 2-4 (toggle favourites)"),
     ("f 4-2", "'4-2' is not a range (write the smaller row first)"),
     ("f 1-5000", "range '1-5000' is too long"),
-    ("lang e1", "'e1' is not a language code (use codes such as en, fr, enm)"),
+    ("lang e1", "unknown language 'e1'; did you mean en (English), es (Spanish), el (Greek)?"),
+    (
+      "lang en klingon",
+      "unknown language 'klingon'; use a code or a name such as en (English), fr (French), fi (Finnish)"
+    ),
     ("years 1900 1800", "years: FROM (1900) is after TO (1800)"),
     ("years abc 1", "'abc' is not a year (use e.g. 1850, -750 for 750 BCE, or -)"),
     ("copyright maybe", "copyright takes yes, no, unknown or any, not 'maybe'"),

@@ -23,6 +23,10 @@ extension GutenbergApp {
       return fail(error)
     }
     noteFallback(first, after: nil)
+    // Standard error only: what a script reads on standard output is the server's answer.
+    if let line = Self.suggestionLine(Self.suggestions(for: query, found: first.page.count)) {
+      output.printError(line)
+    }
     guard all else {
       printPage(first, format: format, rowOffset: 0, isFirst: true, isLast: true)
       return .ok

@@ -112,16 +112,16 @@ enum CommandTable {
     search,
     CommandSpec(
       ["lang", "language", "languages"],
-      help: [Entry("lang CODES", "only these languages, e.g. lang en,fr (lang alone: any)")],
+      help: [
+        Entry("lang LANGUAGES", "only these languages, e.g. lang en,fr or lang french (alone: any)")
+      ],
       progress: loading
     ) { args, _, _ throws(PromptParser.Failure) in
-      let codes = args.joined(separator: ",").split(separator: ",").map {
-        $0.trimmingCharacters(in: .whitespaces).lowercased()
-      }.filter { !$0.isEmpty }
-      for code in codes where !code.allSatisfy({ $0.isASCII && $0.isLetter }) || code.count > 3 {
-        throw PromptParser.fail("'\(code)' is not a language code (use codes such as en, fr, enm)")
+      do throws(CatalogueLanguages.UnknownLanguage) {
+        return .languages(try CatalogueLanguages.codes(for: [args.joined(separator: " ")]))
+      } catch {
+        throw PromptParser.fail(error.message)
       }
-      return .languages(codes)
     },
     CommandSpec(
       ["topic"], help: [Entry("topic WORDS", "only books with this subject or bookshelf")],

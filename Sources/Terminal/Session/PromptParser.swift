@@ -24,6 +24,10 @@ public struct PromptParser: Sendable {
   {
     let (spec, head, args) = Self.match(line)
     guard let spec else {
+      let names = CommandTable.all.flatMap(\.names).filter { $0.count > 2 }
+      if let name = ClosestWord.nearest(to: head, among: names) {
+        throw Self.fail("unknown command '\(Self.shorten(head))' — did you mean '\(name)'?")
+      }
       throw Self.fail("unknown command '\(Self.shorten(head))' — type ? for help")
     }
     return try spec.parse(args, head, screen)
