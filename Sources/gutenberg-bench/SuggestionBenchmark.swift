@@ -14,7 +14,7 @@ enum SuggestionBenchmark {
 
   static func run(_ context: BenchContext) throws -> [ResultRow] {
     let runs = context.count(100, minimum: 10)
-    Report.progress("figure 10: suggestions, \(runs) runs of \(queries.count) queries")
+    Report.progress("figure 12: suggestions, \(runs) runs of \(queries.count) queries")
     // The vocabulary is read on the first suggestion of a process: timed on its own.
     let fresh = try EmbeddedCatalogue.load()
     var build = Samples()
