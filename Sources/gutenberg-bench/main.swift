@@ -14,7 +14,7 @@ let only: Set<Int> =
     arguments.index(after: index) < arguments.endIndex
       ? Set(arguments[arguments.index(after: index)].split(separator: ",").compactMap { Int($0) })
       : nil
-  } ?? Set(1...9)
+  } ?? Set(1...10)
 
 func runAll() async throws -> [ResultRow] {
   var binaries = try Binaries.locate(build: !arguments.contains("--no-build"))
@@ -47,12 +47,18 @@ func runAll() async throws -> [ResultRow] {
     if only.contains(7) { rows += try await EmbeddedQueryBenchmark.run(context) }
     if only.contains(8) { rows += try await DownloadBenchmark.download(context) }
     if only.contains(9) { rows += try DownloadBenchmark.reader(context) }
+    if only.contains(10) { rows += try await ReaderBenchmark.run(context) }
   } catch {
     await server.stop()
     throw error
   }
   await server.stop()
   return rows
+}
+
+// The process figure 10 measures: no catalogue, no server, just the reader.
+if let path = ReaderBenchmark.childPath(arguments) {
+  exit(ReaderBenchmark.child(path: path))
 }
 
 do {
