@@ -23,7 +23,11 @@ let package = Package(
   ],
   targets: [
     // The HTTP client for the Gutendex API: endpoints, transport, query, models, pagination.
-    .target(name: "Gutendex"),
+    .target(name: "Gutendex", dependencies: ["CCurl"]),
+    // The system libcurl, the one HTTP client of every request (apt: libcurl4-openssl-dev).
+    .systemLibrary(
+      name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl",
+      providers: [.apt(["libcurl4-openssl-dev"])]),
     // A Gutendex-compatible engine over a local set of books, plus the embedded catalogue.
     .target(
       name: "GutendexEngine", dependencies: ["Gutendex", "CZlib"], resources: [.copy("Resources")]),

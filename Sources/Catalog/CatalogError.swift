@@ -21,6 +21,10 @@ public enum CatalogError: Error, Sendable, Hashable {
   case localCatalogueUnavailable(String)
   /// The page cache could not be opened when the program started (the reason, when known).
   case cacheUnavailable(String?)
+  /// Offline (simulated or `--offline`), and this action needs the network.
+  case needsNetwork(String)
+  /// A download failed (what was kept is in the error).
+  case download(DownloadError)
   /// A failure of a kind no other case names (a bug or a broken installation, not bad input).
   case unexpected(String)
 }
@@ -44,6 +48,8 @@ extension CatalogError: CustomStringConvertible, LocalizedError {
     case .notAvailableOffline(let what):
       "offline, and \(what) is not in the cache or the local catalogue"
     case .cancelled: "cancelled"
+    case .needsNetwork(let what): "offline: \(what) needs the network (without --offline)"
+    case .download(let error): error.description
     case .localCatalogueUnavailable(let message): message
     case .unexpected(let message): message
     case .cacheUnavailable(let reason):
@@ -72,6 +78,7 @@ extension CatalogError: CustomStringConvertible, LocalizedError {
     case let error as GutendexError:
       if case .cancelled = error { self = .cancelled } else { self = .server(error) }
     case let error as StoreError: self = .store(error)
+    case let error as DownloadError: self = .download(error)
     case is CancellationError: self = .cancelled
     // Not `.invalidInput`: that is the user's mistake (exit 64), and this is not.
     default: self = .unexpected(String(describing: error))

@@ -8,12 +8,14 @@ public struct GutendexClient: Sendable {
 
   /// The server's base URL; may carry a path prefix (`https://example.org/gutendex`).
   public let server: URL
-  /// How requests are sent (URLSession in production, the engine offline, mocks in tests).
+  /// How requests are sent (libcurl in production, the engine offline, mocks in tests).
   public let transport: any Requestable
   /// Which failures are retried, and how often.
   public var retry: RetryPolicy
   /// How long one attempt may take before it fails as timed out.
   public var timeout: Duration
+  /// The largest body accepted: a larger one is refused as soon as it is known to be larger.
+  public var maxBodySize: Int
   /// The pause between retries; injectable so tests run instantly.
   public var sleep: @Sendable (Duration) async throws -> Void
   /// A random number in 0..<1 for retry jitter; injectable for repeatable tests.
@@ -29,9 +31,10 @@ public struct GutendexClient: Sendable {
   /// A client for the Gutendex API at `server`.
   public init(
     server: URL = GutendexClient.defaultServer,
-    transport: any Requestable = URLSessionTransport(),
+    transport: any Requestable = CurlTransport(),
     retry: RetryPolicy = .standard,
     timeout: Duration = .seconds(15),
+    maxBodySize: Int = CurlTransport.defaultMaxBodySize,
     sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
     random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
     observer: (@Sendable (RequestEvent) -> Void)? = nil,
@@ -41,6 +44,7 @@ public struct GutendexClient: Sendable {
     self.transport = transport
     self.retry = retry
     self.timeout = timeout
+    self.maxBodySize = maxBodySize
     self.sleep = sleep
     self.random = random
     self.observer = observer
@@ -179,7 +183,9 @@ public struct GutendexClient: Sendable {
     if Task.isCancelled {
       result = .failure(.cancelled(url: url))
     } else {
-      switch await TransportRace.run(request, through: transport, timeout: timeout) {
+      switch await TransportRace.run(
+        request, through: transport, timeout: timeout, limit: maxBodySize)
+      {
       case .response(let response):
         result = Task.isCancelled ? .failure(.cancelled(url: url)) : .success(response)
       case .failed(let error):

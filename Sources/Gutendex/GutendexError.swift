@@ -22,6 +22,8 @@ public enum GutendexError: Error, Sendable, Hashable {
   case bodyTooLarge(url: URL, limit: Int)
   /// The server redirected to another host, which the client refuses to follow.
   case redirectRefused(from: URL, to: String)
+  /// The server sent more slowly than the minimum for a whole window.
+  case tooSlow(url: URL, minimum: MinimumSpeed)
   /// The request could not be built (a bad server URL, say).
   case invalidRequest(reason: String)
 
@@ -30,7 +32,8 @@ public enum GutendexError: Error, Sendable, Hashable {
     switch self {
     case .unreachable(let url, _), .connectionLost(let url, _), .timedOut(let url, _),
       .cancelled(let url), .http(_, _, let url), .rateLimited(_, let url),
-      .serverError(_, let url), .badData(let url, _, _), .bodyTooLarge(let url, _):
+      .serverError(_, let url), .badData(let url, _, _), .bodyTooLarge(let url, _),
+      .tooSlow(let url, _):
       url
     case .redirectRefused(let from, _): from
     case .invalidRequest: nil
@@ -41,7 +44,7 @@ public enum GutendexError: Error, Sendable, Hashable {
   /// stand in (unreachable, timed out, connection lost, 5xx, rate limited).
   public var isUnavailable: Bool {
     switch self {
-    case .unreachable, .connectionLost, .timedOut, .serverError, .rateLimited: true
+    case .unreachable, .connectionLost, .timedOut, .tooSlow, .serverError, .rateLimited: true
     default: false
     }
   }
@@ -87,6 +90,9 @@ extension GutendexError: CustomStringConvertible, LocalizedError {
       "response from \(Self.host(url)) is larger than \(limit / 1_048_576) MiB; refused"
     case .redirectRefused(let from, let to):
       "refused redirect from \(Self.host(from)) to another host: \(to)"
+    case .tooSlow(let url, let minimum):
+      "\(Self.host(url)) sent less than \(minimum.bytesPerSecond) bytes/s for "
+        + Self.seconds(minimum.window)
     case .invalidRequest(let reason):
       "invalid request: \(reason)"
     }

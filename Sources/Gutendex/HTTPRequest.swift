@@ -8,17 +8,21 @@ public struct HTTPRequest: Sendable, Hashable {
   public var url: URL
   /// Request headers; names are matched case-insensitively by transports.
   public var headers: [String: String]
-  /// How long the transport may wait without receiving anything before giving up.
+  /// How long the transport may wait without receiving anything before giving up (connecting
+  /// included; time spent waiting for the reader does not count).
   public var timeout: Duration
+  /// The slowest the server may send, if there is a floor (see ``MinimumSpeed``).
+  public var minimumSpeed: MinimumSpeed?
 
   /// A request: GET, no headers and a 15 s timeout unless given.
   public init(
     method: String = "GET", url: URL, headers: [String: String] = [:],
-    timeout: Duration = .seconds(15)
+    timeout: Duration = .seconds(15), minimumSpeed: MinimumSpeed? = nil
   ) {
     self.method = method
     self.url = url
     self.headers = headers
     self.timeout = timeout
+    self.minimumSpeed = minimumSpeed
   }
 }

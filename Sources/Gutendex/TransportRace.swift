@@ -29,7 +29,7 @@ final class TransportRace: Sendable {
   /// Sends `request` through `transport`, giving up after `timeout` or when the caller is
   /// cancelled, whichever comes first.
   static func run(
-    _ request: HTTPRequest, through transport: any Requestable, timeout: Duration
+    _ request: HTTPRequest, through transport: any Requestable, timeout: Duration, limit: Int
   ) async -> Outcome {
     let race = TransportRace()
     return await withTaskCancellationHandler {
@@ -37,7 +37,8 @@ final class TransportRace: Sendable {
         race.install(continuation)
         let work = Task {
           do {
-            race.finish(.response(try await transport.send(request)))
+            let response = try await transport.open(request)
+            race.finish(.response(try await response.collected(limit: limit)))
           } catch {
             race.finish(.failed(error))
           }

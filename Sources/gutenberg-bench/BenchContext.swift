@@ -34,7 +34,7 @@ struct BenchContext: Sendable {
 
   /// A client for the loopback server, as the app builds it.
   func client() -> GutendexClient {
-    GutendexClient(server: url, transport: URLSessionTransport())
+    GutendexClient(server: url, transport: CurlTransport())
   }
 
   /// The store files under `dataDirectory`, as the app lays them out.

@@ -1,6 +1,7 @@
 import Foundation
 import GutendexServer
 import Terminal
+import TestSupport
 
 /// Figures 8 and 9: `gutenberg get` of a 500 MB file next to `curl -o` of the same loopback
 /// file, the peak RSS while doing so, and the reader's first screen and jump on a 5 MB text.
@@ -8,8 +9,28 @@ enum DownloadBenchmark {
   /// Where the loopback server serves the generated EPUB of book 84, as PG's redirect target.
   static let filePath = "/cache/epub/84/pg84-images-3.epub"
 
-  /// Figure 8.
+  /// Figure 8, over http and then over https (a TLS front before the same server, a CA made
+  /// for the run that curl and `gutenberg` both trust).
   static func download(_ context: BenchContext) async throws -> [ResultRow] {
+    var rows = try await download(context, secure: false)
+    let authority = try await TestCertificateAuthority.make()
+    defer { authority.remove() }
+    let front = try await TLSFront.start(backend: context.url, authority: authority)
+    do {
+      rows += try await download(context, secure: true, front: front, authority: authority)
+    } catch {
+      await front.stop()
+      throw error
+    }
+    await front.stop()
+    return rows
+  }
+
+  /// Figure 8 over one scheme.
+  static func download(
+    _ context: BenchContext, secure: Bool, front: TLSFront? = nil,
+    authority: TestCertificateAuthority? = nil
+  ) async throws -> [ResultRow] {
     let size = context.scale < 1 ? 200 * 1_048_576 : 500 * 1_048_576
     let runs = context.count(3, minimum: 2)
     let server = context.server
@@ -20,11 +41,20 @@ enum DownloadBenchmark {
     defer {
       server.removeFile(at: filePath)
     }
+    let scheme = secure ? "https" : "http"
     Report.progress(
-      "figure 8: \(runs) downloads each of \(size / 1_048_576) MB with curl and gutenberg get")
+      "figure 8 (\(scheme)): \(runs) downloads each of \(size / 1_048_576) MB with curl and "
+        + "gutenberg get")
     let directory = try context.dataDirectory("downloads")
     let data = try context.dataDirectory("download-data")
     let url = context.url.absoluteString
+    let fileBase = (front?.url ?? context.url).absoluteString
+    var environment = BenchRun.cleanEnvironment
+    var curlTrust: [String] = []
+    if let authority {
+      environment["SSL_CERT_FILE"] = authority.certificatePath
+      curlTrust = ["--cacert", authority.certificatePath]
+    }
     var curl = Samples()
     var get = Samples()
     var peaks = Samples()
@@ -32,7 +62,8 @@ enum DownloadBenchmark {
       let curlTarget = directory.appendingPathComponent("curl.epub").path
       let before = server.bodyBytesSent
       let fetched = try await BenchRun(
-        executable: "/usr/bin/curl", arguments: ["-s", "-o", curlTarget, url + filePath]
+        executable: "/usr/bin/curl",
+        arguments: ["-s"] + curlTrust + ["-o", curlTarget, fileBase + filePath]
       ).run(timeout: .seconds(300))
       try check(fetched, path: curlTarget, size: size, sent: server.bodyBytesSent - before)
       curl.append(fetched.seconds)
@@ -43,9 +74,9 @@ enum DownloadBenchmark {
       let outcome = try await BenchRun(
         executable: context.binaries.gutenberg,
         arguments: [
-          "get", "84", "--server", url, "--mirror", url, "--data-dir", data.path, "-o",
+          "get", "84", "--server", url, "--mirror", fileBase, "--data-dir", data.path, "-o",
           directory.path + "/", "--force", "--quiet",
-        ], output: printed
+        ], output: printed, environment: environment
       ).run(timeout: .seconds(300))
       let saved =
         (try? String(contentsOfFile: printed, encoding: .utf8))?
@@ -65,13 +96,15 @@ enum DownloadBenchmark {
     let megabytes = Double(size) / 1_048_576
     return [
       ResultRow(
-        figure: "8. get \(Int(megabytes)) MB over loopback", unit: .seconds, samples: get,
+        figure: "8. get \(Int(megabytes)) MB over loopback \(scheme)", unit: .seconds,
+        samples: get,
         baselineName: "curl -o", baseline: curl, target: .ratioAtMost(1 / 0.9),
         note: String(
           format: "gutenberg get %.0f MB/s, curl %.0f MB/s (median runs, process start included)",
           megabytes / get.median, megabytes / curl.median)),
       ResultRow(
-        figure: "8. peak RSS, get of \(Int(megabytes)) MB", unit: .bytes, samples: peaks,
+        figure: "8. peak RSS, get of \(Int(megabytes)) MB over \(scheme)", unit: .bytes,
+        samples: peaks,
         baselineName: "bench-hello", baseline: hello, target: .atMost(64 * 1_048_576)),
     ]
   }

@@ -1,7 +1,7 @@
 import Foundation
 import Terminal
 
-/// Figure 10: the reader on 50 MB texts, one with the whole body on one line and one with
+/// Figure 12: the reader on 50 MB texts, one with the whole body on one line and one with
 /// 800,000 short lines: the first screen, one page turn, and the peak RSS of a process that
 /// opens the text and draws both.
 enum ReaderBenchmark {
@@ -30,7 +30,7 @@ enum ReaderBenchmark {
     return first == "Chapter 1" ? 0 : 1
   }
 
-  /// Figure 10.
+  /// Figure 12.
   static func run(_ context: BenchContext) async throws -> [ResultRow] {
     let size = context.scale < 1 ? 20 * 1_048_576 : 50 * 1_048_576
     let runs = context.count(10, minimum: 3)
@@ -48,7 +48,7 @@ enum ReaderBenchmark {
       let lines = try write(shape, to: file, size: size)
       let megabytes = size / 1_048_576
       Report.progress(
-        "figure 10: reader on a \(megabytes) MB text on \(shape.rawValue), \(runs) runs")
+        "figure 12: reader on a \(megabytes) MB text on \(shape.rawValue), \(runs) runs")
       var read = Samples()
       var open = Samples()
       var turn = Samples()
@@ -86,7 +86,7 @@ enum ReaderBenchmark {
         peaks.append(outcome.peakRSS)
       }
       try? FileManager.default.removeItem(at: file)
-      let name = "10. reader, \(megabytes) MB on \(shape.rawValue)"
+      let name = "12. reader, \(megabytes) MB on \(shape.rawValue)"
       rows += [
         ResultRow(
           figure: "\(name): first screen", unit: .seconds, samples: open,

@@ -33,7 +33,7 @@ enum SearchBenchmark {
     Report.progress("figure 6: \(queries.count) queries × \(rounds) rounds, direct and over HTTP")
     guard let local = URL(string: "http://localhost") else { throw BenchError("bad URL") }
     let direct = GutendexClient(server: local, transport: context.engine, retry: .none)
-    let http = GutendexClient(server: context.url, transport: URLSessionTransport(), retry: .none)
+    let http = GutendexClient(server: context.url, transport: CurlTransport(), retry: .none)
     var engineTimes = Samples()
     var httpTimes = Samples()
     for round in 0...rounds {

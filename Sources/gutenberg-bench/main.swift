@@ -8,13 +8,18 @@ import GutendexEngine
 import GutendexServer
 
 let arguments = CommandLine.arguments.dropFirst()
+// The child process of figure 10 (a download to a disk that syncs every piece).
+if let index = arguments.firstIndex(of: "--slow-sink"), arguments.count >= 3 {
+  let rest = Array(arguments[index...].dropFirst())
+  exit(await TransportBenchmark.slowSink(url: rest[0], path: rest[1]))
+}
 let quick = arguments.contains("--quick")
 let only: Set<Int> =
   arguments.firstIndex(of: "--only").flatMap { index in
     arguments.index(after: index) < arguments.endIndex
       ? Set(arguments[arguments.index(after: index)].split(separator: ",").compactMap { Int($0) })
       : nil
-  } ?? Set(1...10)
+  } ?? Set(1...12)
 
 func runAll() async throws -> [ResultRow] {
   var binaries = try Binaries.locate(build: !arguments.contains("--no-build"))
@@ -47,7 +52,9 @@ func runAll() async throws -> [ResultRow] {
     if only.contains(7) { rows += try await EmbeddedQueryBenchmark.run(context) }
     if only.contains(8) { rows += try await DownloadBenchmark.download(context) }
     if only.contains(9) { rows += try DownloadBenchmark.reader(context) }
-    if only.contains(10) { rows += try await ReaderBenchmark.run(context) }
+    if only.contains(10) { rows += try await TransportBenchmark.slowDisk(context) }
+    if only.contains(11) { rows += try await TransportBenchmark.oversizedBody(context) }
+    if only.contains(12) { rows += try await ReaderBenchmark.run(context) }
   } catch {
     await server.stop()
     throw error
@@ -56,7 +63,7 @@ func runAll() async throws -> [ResultRow] {
   return rows
 }
 
-// The process figure 10 measures: no catalogue, no server, just the reader.
+// The process figure 12 measures: no catalogue, no server, just the reader.
 if let path = ReaderBenchmark.childPath(arguments) {
   exit(ReaderBenchmark.child(path: path))
 }

@@ -7,8 +7,11 @@ struct Get: GlobalOptionsCommand {
     discussion: """
       Without --format, the first edition the book has of: epub (with images), txt (UTF-8 \
       first), html, mobi, epub-noimages. Files are named <id>-<title>.<ext>; an existing file \
-      is kept unless --force. Prints each saved path on standard output. Env: \
-      GUTENBERG_DOWNLOAD_DIR (default directory), GUTENBERG_MIRROR.
+      is kept unless --force (one the library has there is just printed). A second get of \
+      the same file waits for the first (lock: <name>.part.lock). A failed download keeps \
+      <name>.part when it can be resumed and prints the command that resumes it. Prints \
+      each saved path on standard output. Env: GUTENBERG_DOWNLOAD_DIR (default directory), \
+      GUTENBERG_MIRROR.
       """)
 
   @OptionGroup(title: GlobalOptions.title) var global: GlobalOptions

@@ -18,7 +18,7 @@ final class UpstreamCatalogue: Requestable {
   let url: URL
   /// The front server's URL, which answers' `next`/`previous` links must name.
   private let front = Mutex<String?>(nil)
-  private let transport = URLSessionTransport()
+  private let transport = CurlTransport()
 
   private init(process: ChildProcess, url: URL) {
     self.process = process

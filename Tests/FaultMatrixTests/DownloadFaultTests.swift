@@ -7,24 +7,35 @@ import Testing
 /// Downloads under faults, with the real binary: cuts and resumes, servers without Range or
 /// with a changed file, a full disk, Ctrl-C, stalls, redirects, 5xx, and sizes from 0 bytes to
 /// 500 MB. Book metadata comes from the embedded catalogue (`--source embedded`), so every
-/// fault hits the file transfer itself.
+/// fault hits the file transfer itself. Each row runs over http and over https (a TLS front
+/// before the same server, the binary trusting its test CA through `SSL_CERT_FILE`).
 @Suite(.serialized)
 struct DownloadFaultTests {
   static let name = "84-frankenstein-or-the-modern-prometheus.epub"
 
-  /// A file server for book 84 and a binary that fetches from it.
+  /// A file server for book 84, reached over a scheme, and a binary that fetches from it.
   struct Row {
     let server: LoopbackServer
-    let url: URL
+    let front: ServerFront
     let app: Gutenberg
 
-    static func start() async throws -> Row {
+    /// What the binary is pointed at: the server, or the TLS front before it.
+    var url: URL { front.url }
+
+    static func start(_ scheme: Scheme) async throws -> Row {
       let server = LoopbackServer(handler: try Fixture.engine())
-      let url = try await server.start()
-      return Row(server: server, url: url, app: try Gutenberg().mirrored(to: url))
+      let front: ServerFront
+      do {
+        front = try await ServerFront.start(scheme, backend: try await server.start())
+      } catch {
+        await server.stop()
+        throw error
+      }
+      return Row(server: server, front: front, app: try Gutenberg().mirrored(to: front))
     }
 
     func finish() async {
+      await front.stop()
       await server.stop()
       app.cleanUp()
     }
@@ -47,8 +58,8 @@ struct DownloadFaultTests {
     }
   }
 
-  static func with(_ body: (Row) async throws -> Void) async throws {
-    let row = try await Row.start()
+  static func with(_ scheme: Scheme, _ body: (Row) async throws -> Void) async throws {
+    let row = try await Row.start(scheme)
     do {
       try await body(row)
     } catch {
@@ -62,8 +73,10 @@ struct DownloadFaultTests {
     "the partial file \(row.target.path).part is kept: run `gutenberg get 84` to resume"
   }
 
-  @Test func aCutTransferIsKeptAndTheNextGetResumesWithRange() async throws {
-    try await Self.with { row in
+  @Test(arguments: Scheme.allCases) func aCutTransferIsKeptAndTheNextGetResumesWithRange(
+    scheme: Scheme
+  ) async throws {
+    try await Self.with(scheme) { row in
       let size = 2_000_000
       try BookFiles.serve84(on: row.server, epubSize: size)
       row.server.faults = FaultPlan(truncateBody: true)
@@ -90,8 +103,10 @@ struct DownloadFaultTests {
     }
   }
 
-  @Test func aServerThatStopsTakingRangesGetsAFreshDownload() async throws {
-    try await Self.with { row in
+  @Test(arguments: Scheme.allCases) func aServerThatStopsTakingRangesGetsAFreshDownload(
+    scheme: Scheme
+  ) async throws {
+    try await Self.with(scheme) { row in
       try BookFiles.serve84(on: row.server, epubSize: 500_000)
       row.server.faults = FaultPlan(truncateBody: true)
       _ = try await row.get(["--timeout", "5"])
@@ -108,21 +123,26 @@ struct DownloadFaultTests {
     }
   }
 
-  @Test func withoutRangeSupportACutLeavesNothing() async throws {
-    try await Self.with { row in
+  @Test(arguments: Scheme.allCases) func withoutRangeSupportACutLeavesNothing(scheme: Scheme)
+    async throws
+  {
+    try await Self.with(scheme) { row in
       try BookFiles.serve84(
         on: row.server, epub: ServedFile(content: .generated(size: 300_000), supportsRanges: false))
       row.server.faults = FaultPlan(truncateBody: true)
       let cut = try await row.get(["--timeout", "5"])
       #expect(cut.status == 69, "\(cut)")
+      #expect(!row.server.fileRangeHeaders.isEmpty, "the cut came from the server: \(cut)")
       #expect(!cut.err.contains("kept"), "\(cut)")
       let left = try FileManager.default.contentsOfDirectory(atPath: row.app.root.path)
       #expect(!left.contains { $0.hasPrefix("84-") }, "\(left)")
     }
   }
 
-  @Test func aChangedFileIsFetchedAgainInFull() async throws {
-    try await Self.with { row in
+  @Test(arguments: Scheme.allCases) func aChangedFileIsFetchedAgainInFull(scheme: Scheme)
+    async throws
+  {
+    try await Self.with(scheme) { row in
       try BookFiles.serve84(on: row.server, epubSize: 400_000)
       row.server.faults = FaultPlan(truncateBody: true)
       _ = try await row.get(["--timeout", "5"])
@@ -145,8 +165,10 @@ struct DownloadFaultTests {
 
   /// A full disk, stood in for by `ulimit -f` (512-byte blocks in dash; SIGXFSZ ignored so the
   /// write fails with EFBIG instead of killing the process).
-  @Test func aFullDiskKeepsOnlyAResumablePart() async throws {
-    try await Self.with { row in
+  @Test(arguments: Scheme.allCases) func aFullDiskKeepsOnlyAResumablePart(scheme: Scheme)
+    async throws
+  {
+    try await Self.with(scheme) { row in
       let size = 1_000_000
       try BookFiles.serve84(on: row.server, epubSize: size)
       let limit = "trap '' XFSZ; ulimit -f 400; "
@@ -165,8 +187,10 @@ struct DownloadFaultTests {
     }
   }
 
-  @Test func aFullDiskWithoutRangeSupportLeavesNoFile() async throws {
-    try await Self.with { row in
+  @Test(arguments: Scheme.allCases) func aFullDiskWithoutRangeSupportLeavesNoFile(scheme: Scheme)
+    async throws
+  {
+    try await Self.with(scheme) { row in
       try BookFiles.serve84(
         on: row.server,
         epub: ServedFile(content: .generated(size: 1_000_000), supportsRanges: false))
@@ -178,8 +202,10 @@ struct DownloadFaultTests {
     }
   }
 
-  @Test func ctrlCKeepsThePartAndSaysHowToResume() async throws {
-    try await Self.with { row in
+  @Test(arguments: Scheme.allCases) func ctrlCKeepsThePartAndSaysHowToResume(scheme: Scheme)
+    async throws
+  {
+    try await Self.with(scheme) { row in
       try BookFiles.serve84(on: row.server, epubSize: 600_000)
       row.server.faults = FaultPlan(stallMidBody: true)
       let child = try row.app.start(["get", "84", "--source", "embedded"])
@@ -204,8 +230,10 @@ struct DownloadFaultTests {
     }
   }
 
-  @Test func ctrlCAtThePromptStopsTheDownloadAndTheBrowserGoesOn() async throws {
-    try await Self.with { row in
+  @Test(arguments: Scheme.allCases) func ctrlCAtThePromptStopsTheDownloadAndTheBrowserGoesOn(
+    scheme: Scheme
+  ) async throws {
+    try await Self.with(scheme) { row in
       try BookFiles.serve84(on: row.server, epubSize: 600_000)
       row.server.faults = FaultPlan(stallMidBody: true)
       let child = try row.app.start(["--server", row.url.absoluteString])
@@ -234,8 +262,10 @@ struct DownloadFaultTests {
     }
   }
 
-  @Test func aStallIsATimeoutThatKeepsTheBytes() async throws {
-    try await Self.with { row in
+  @Test(arguments: Scheme.allCases) func aStallIsATimeoutThatKeepsTheBytes(scheme: Scheme)
+    async throws
+  {
+    try await Self.with(scheme) { row in
       try BookFiles.serve84(on: row.server, epubSize: 200_000)
       row.server.faults = FaultPlan(stallMidBody: true)
       let stalled = try await row.get(["--timeout", "1"])
@@ -248,8 +278,8 @@ struct DownloadFaultTests {
     }
   }
 
-  @Test func serverErrorsAreRetried() async throws {
-    try await Self.with { row in
+  @Test(arguments: Scheme.allCases) func serverErrorsAreRetried(scheme: Scheme) async throws {
+    try await Self.with(scheme) { row in
       try BookFiles.serve84(on: row.server, epubSize: 10_000)
       row.server.faults = FaultPlan(statusScript: [
         ScriptedResponse(status: 503), ScriptedResponse(status: 429, headers: ["Retry-After": "0"]),
@@ -266,8 +296,10 @@ struct DownloadFaultTests {
     }
   }
 
-  @Test func redirectChainsAreFollowedAndForeignOnesRefused() async throws {
-    try await Self.with { row in
+  @Test(arguments: Scheme.allCases) func redirectChainsAreFollowedAndForeignOnesRefused(
+    scheme: Scheme
+  ) async throws {
+    try await Self.with(scheme) { row in
       try BookFiles.serve84(on: row.server, epubSize: 1_000)
       // Four hops: the format URL, two mirrors, then the file.
       row.server.redirect("/ebooks/84.epub3.images", to: "/mirror/a")
@@ -280,10 +312,14 @@ struct DownloadFaultTests {
       row.server.redirect("/ebooks/84.epub3.images", to: "http://example.invalid/84.epub")
       let foreign = try await row.get(["--force"])
       #expect(foreign.status == 69, "\(foreign)")
+      // From https, a move to http is a downgrade; from http, http is only followed locally.
+      let reason =
+        scheme == .https
+        ? "a downgrade from https to http" : "only https is followed (http only on this machine)"
       #expect(
         foreign.err
-          == "error: refused redirect from 127.0.0.1 to http://example.invalid/84.epub: only "
-          + "https is followed (http only on this machine)\n", "\(foreign)")
+          == "error: refused redirect from 127.0.0.1 to http://example.invalid/84.epub: \(reason)\n",
+        "\(foreign)")
 
       for hop in 0..<6 { row.server.redirect("/loop/\(hop)", to: "/loop/\(hop + 1)") }
       row.server.redirect("/ebooks/84.epub3.images", to: "/loop/0")
@@ -294,8 +330,8 @@ struct DownloadFaultTests {
     }
   }
 
-  @Test func anEmptyFileIsAValidDownload() async throws {
-    try await Self.with { row in
+  @Test(arguments: Scheme.allCases) func anEmptyFileIsAValidDownload(scheme: Scheme) async throws {
+    try await Self.with(scheme) { row in
       try BookFiles.serve84(on: row.server, epub: ServedFile(content: .bytes(Data())))
       let run = try await row.get()
       #expect(run.status == 0, "\(run)")
@@ -304,8 +340,8 @@ struct DownloadFaultTests {
     }
   }
 
-  @Test func offlineRefusesToDownload() async throws {
-    try await Self.with { row in
+  @Test(arguments: Scheme.allCases) func offlineRefusesToDownload(scheme: Scheme) async throws {
+    try await Self.with(scheme) { row in
       try BookFiles.serve84(on: row.server)
       let run = try await row.app.run(["get", "84", "--offline"])
       #expect(run.status == 69, "\(run)")
@@ -319,8 +355,10 @@ struct DownloadFaultTests {
 
   /// 500 MB generated by the server as it is sent: the download streams to disk, so the
   /// binary's peak RSS stays under 64 MiB.
-  @Test func fiveHundredMegabytesWithBoundedMemory() async throws {
-    try await Self.with { row in
+  @Test(arguments: Scheme.allCases) func fiveHundredMegabytesWithBoundedMemory(scheme: Scheme)
+    async throws
+  {
+    try await Self.with(scheme) { row in
       let size = 500 * 1_048_576
       try BookFiles.serve84(on: row.server, epubSize: size)
       // The book from the loopback API, not `--source embedded`: decoding the whole embedded

@@ -51,7 +51,7 @@ import Testing
   @Test func serverErrorPagesAreRealisticHTML() async throws {
     let faults = FaultPlan(statusScript: [.serverError(500), .serverError(502)])
     try await withServer(faults: faults) { _, url in
-      let transport = URLSessionTransport()
+      let transport = CurlTransport()
       let first = try await transport.send(HTTPRequest(url: url.appending(path: "books/")))
       #expect(first.status == 500)
       #expect(first.mediaType == "text/html")
@@ -79,7 +79,7 @@ import Testing
   @Test func rateLimitWithARealOneSecondWait() async throws {
     let faults = FaultPlan(statusScript: [.rateLimited(retryAfter: "1")])
     try await withServer(faults: faults) { server, url in
-      let client = GutendexClient(server: url, transport: URLSessionTransport())
+      let client = GutendexClient(server: url, transport: CurlTransport())
       let page = try await client.page(BookQuery())
       #expect(page.count == 77080)
       #expect(server.requestCount == 2)
@@ -186,32 +186,27 @@ import Testing
     }
   }
 
-  /// 100 MB announced by Content-Length: refused on the headers, and the transport cancels at
-  /// once, so the server cannot write it all (what it wrote sits in socket buffers or was read
-  /// and dropped by libcurl before the cancel landed: ~14 MB seen).
+  /// 100 MB announced by Content-Length: refused on the headers, and the transfer ends at once,
+  /// so the server cannot write more than what the sockets' buffers take.
   @Test func oversizedBodyWithContentLengthIsRefusedAtTheLimit() async throws {
     let size = 100 * 1_048_576
     let faults = FaultPlan(oversizedBody: OversizedBody(bytes: size, framing: .contentLength))
     try await withServer(faults: faults) { server, url in
-      let transport = URLSessionTransport()
+      let transport = CurlTransport()
       let error = await failure {
         try await makeClient(url, transport: transport).page(BookQuery())
       }
       #expect(
         error == .bodyTooLarge(url: url.appending(path: "books/"), limit: transport.maxBodySize))
-      // Known defect (as below): the cancel can land after loopback has carried all 100 MB; the
-      // client refused at the headers and kept none of it.
-      withKnownIssue("URLSession on Linux cancels a task late", isIntermittent: true) {
-        #expect(server.bodyBytesSent < size)
-      }
+      #expect(server.bodyBytesSent <= 2 * transport.maxBodySize, "\(server.bodyBytesSent)")
       #expect(server.requestCount == 1)
     }
   }
 
-  /// Without a length the limit trips while streaming. URLSession on Linux has no
-  /// backpressure (libcurl reads ahead of the delegate; 40–75 MB seen past an 8 MiB limit), so
-  /// the body is 1 GiB to keep "the server could not send it all" far from the line. Without
-  /// the limit the client would read to the end or time out, never `.bodyTooLarge`.
+  /// Without a length the limit trips while streaming, and the transfer stops there: of a 1 GiB
+  /// body the server gets to write at most twice the limit (what the client read, plus what the
+  /// sockets' buffers hold). Without the limit the client would read to the end or time out,
+  /// never `.bodyTooLarge`.
   @Test(arguments: [OversizedBody.Framing.chunked, .closeDelimited])
   func oversizedBodyWithoutLengthIsRefusedAtTheLimit(_ framing: OversizedBody.Framing)
     async throws
@@ -219,19 +214,12 @@ import Testing
     let size = 1024 * 1_048_576
     let faults = FaultPlan(oversizedBody: OversizedBody(bytes: size, framing: framing))
     try await withServer(faults: faults) { server, url in
-      let transport = URLSessionTransport()
+      let transport = CurlTransport()
       let client = makeClient(url, transport: transport, timeout: .seconds(30))
       let error = await failure { try await client.page(BookQuery()) }
       #expect(
         error == .bodyTooLarge(url: url.appending(path: "books/"), limit: transport.maxBodySize))
-      // Known defect: on Linux the cancel of a URLSession task only takes effect once libcurl
-      // stops delivering, so at loopback speed a body without a length can be sent whole (the
-      // client has already answered and keeps nothing of it: memory stays bounded).
-      withKnownIssue(
-        "URLSession on Linux does not stop a streaming body promptly", isIntermittent: true
-      ) {
-        #expect(server.bodyBytesSent < size)
-      }
+      #expect(server.bodyBytesSent <= 2 * transport.maxBodySize, "\(server.bodyBytesSent)")
       #expect(server.requestCount == 1)
     }
   }
@@ -241,7 +229,7 @@ import Testing
     for framing in OversizedBody.Framing.allCases {
       let faults = FaultPlan(oversizedBody: OversizedBody(bytes: 200_000, framing: framing))
       try await withServer(faults: faults) { server, url in
-        let response = try await URLSessionTransport().send(
+        let response = try await CurlTransport().send(
           HTTPRequest(url: url.appending(path: "books/")))
         #expect(response.body.count == 200_000, "\(framing)")
         #expect(response.body.suffix(2) == Data("{}".utf8))

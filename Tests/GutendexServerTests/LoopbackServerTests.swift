@@ -35,7 +35,7 @@ import Testing
       return HTTPResponse(status: 204, url: request.url)
     }
     try await withServer(handler: handler) { _, url in
-      let response = try await URLSessionTransport().send(
+      let response = try await CurlTransport().send(
         HTTPRequest(
           url: url.appending(path: "books/").appending(queryItems: [
             URLQueryItem(name: "search", value: "dickens great")
@@ -130,9 +130,9 @@ import Testing
     }
   }
 
-  @Test func headThroughURLSessionTransport() async throws {
+  @Test func headThroughCurlTransport() async throws {
     try await withServer { _, url in
-      let response = try await URLSessionTransport().send(
+      let response = try await CurlTransport().send(
         HTTPRequest(method: "HEAD", url: url.appending(path: "books/")))
       #expect(response.status == 200)
       #expect(response.body.isEmpty)
@@ -255,7 +255,7 @@ import Testing
       throw CancellationError()
     }
     try await withServer(handler: handler) { _, url in
-      let transport = URLSessionTransport()
+      let transport = CurlTransport()
       let gone = try await transport.send(HTTPRequest(url: url.appending(path: "gone/")))
       #expect(gone.status == 404)
       #expect(String(decoding: gone.body, as: UTF8.self) == #"{"detail":"Invalid page."}"#)

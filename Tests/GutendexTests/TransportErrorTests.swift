@@ -25,7 +25,7 @@ import Testing
   @Test func aRealRefusedConnectionSaysSo() async throws {
     // Nothing listens on port 1 of the loopback interface.
     let server = URL(string: "http://127.0.0.1:1")!
-    let client = GutendexClient(server: server, transport: URLSessionTransport(), retry: .none)
+    let client = GutendexClient(server: server, transport: CurlTransport(), retry: .none)
     let error = await #expect(throws: GutendexError.self) { _ = try await client.page(BookQuery()) }
     #expect(error?.description == "cannot reach 127.0.0.1:1: could not connect")
   }

@@ -1,5 +1,6 @@
 import Catalog
 import Foundation
+import Gutendex
 import Synchronization
 import Testing
 

@@ -154,6 +154,18 @@ public final class GutendexDouble: Requestable {
 
   // MARK: - Requestable
 
+  /// The error the production transport throws for a refused connection, named for `url`.
+  static func refusal(for url: URL) async -> GutendexError {
+    let refused = URL(string: "http://127.0.0.1:1/")!
+    do {
+      _ = try await CurlTransport().send(HTTPRequest(url: refused, timeout: .seconds(5)))
+    } catch let error as GutendexError {
+      if case .unreachable(_, let reason) = error { return .unreachable(url: url, reason: reason) }
+      return error
+    } catch {}
+    return .unreachable(url: url, reason: "port 1 of this machine answered")
+  }
+
   /// Records the request, then holds, fails, scripts or lets the engine answer it.
   public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
     let url = request.url
@@ -176,9 +188,10 @@ public final class GutendexDouble: Requestable {
     if mustHold { try await park(ticket, url: url) }
     switch fault {
     case .unreachable?:
-      // What URLSession throws for a refused connection; the client words it as it would for
-      // the real transport (a hand-written reason here would let the captures disagree).
-      throw URLError(.cannotConnectToHost)
+      // What the real transport says of a refused connection, from a real refused connection
+      // (port 1 on loopback), for this URL: a hand-written reason here would let the captures
+      // disagree with the binary.
+      throw await Self.refusal(for: url)
     case .status(let status)?:
       return HTTPResponse(
         status: status, headers: ["Content-Type": "text/html"],

@@ -5,12 +5,7 @@ import Gutendex
 /// `gutenberg get`: books to disk, with progress, resume, and a row in the library.
 extension GutenbergApp {
   /// Where one download goes.
-  enum Target {
-    /// Into this directory, under our own file name.
-    case directory(URL)
-    /// Exactly this file.
-    case file(URL)
-  }
+  typealias Target = DownloadTarget
 
   /// A download that did not finish: the message is printed, the status returned.
   struct GetFailure: Error {
@@ -110,45 +105,24 @@ extension GutenbergApp {
     return .success(.file(URL(fileURLWithPath: path)))
   }
 
-  /// Downloads one book and records it in the library; failures are printed here.
+  /// Downloads one book through the service's intent and shows it happen: progress, notes,
+  /// and the failure (printed here) with how to resume.
   func download(
     id: Int, format: BookFormat?, target: Target, force: Bool, quiet: Bool,
     mirror: DownloadMirror?, interrupts: InterruptHandler?
   ) async -> Result<LibraryEntry, GetFailure> {
-    let book: Book
+    let minimumSpeed: MinimumSpeed?
     do {
-      book = try await service.book(id: id).book
+      minimumSpeed = try options.minimumSpeed()
     } catch {
-      return .failure(GetFailure(status: fail(error)))
+      return .failure(GetFailure(status: fail(error.message, .usage)))
     }
-    let choice: BookFormat.Choice
-    do {
-      choice = try BookFormat.choose(format, for: book)
-    } catch {
-      return .failure(GetFailure(status: fail(error)))
-    }
-    let url = mirror?.rewrite(choice.url) ?? choice.url
-    guard !options.offline, service.networkState != .simulatedOffline else {
-      return .failure(
-        GetFailure(
-          status: fail(
-            "offline: downloading book \(id) needs the network (without --offline)",
-            .unavailable)))
-    }
-    let destination: URL
-    switch target {
-    case .directory(let directory):
-      destination = directory.appendingPathComponent(
-        DownloadNaming.fileName(id: id, title: book.title, choice: choice))
-    case .file(let file):
-      destination = file
-    }
-    let meter = ProgressMeter(output: output, name: destination.lastPathComponent, quiet: quiet)
-    let downloader = Downloader(stallTimeout: downloadTimeout)
-    let task = Task {
-      try await downloader.download(
-        from: url, to: destination, replace: force, progress: meter.report)
-    }
+    let request = DownloadRequest(
+      id: id, format: format, target: target, replace: force, mirror: mirror,
+      stallTimeout: downloadTimeout, minimumSpeed: minimumSpeed,
+      cleanTitle: { Sanitizer.sanitize($0) })
+    let watch = DownloadWatch(output: output, quiet: quiet)
+    let task = Task { [service] in try await service.download(request, events: watch.show) }
     interrupts?.begin { task.cancel() }
     // In the interactive browser, Ctrl-C cancels the command's task: pass that on.
     let outcome = await withTaskCancellationHandler {
@@ -157,42 +131,62 @@ extension GutenbergApp {
       task.cancel()
     }
     interrupts?.end()
+    let progress = watch.meter
     switch outcome {
-    case .success(let result):
-      let entry = LibraryEntry(
-        id: id, format: choice.format.description, title: Sanitizer.sanitize(book.title),
-        path: result.path.path, size: result.size, fetchedAt: Date(),
-        validator: result.validator, url: url.absoluteString)
-      do {
-        try await service.recordDownload(entry)
-      } catch {
-        output.printError("warning: not recorded in the library: \(error.description)")
+    case .success(let done):
+      if let problem = done.recordProblem {
+        output.printError("warning: not recorded in the library: \(problem.description)")
       }
-      if let line = meter.finish(size: result.size) {
+      if let result = done.result, let line = progress?.finish(size: result.size) {
         output.printError("Saved \(line)")
       }
       // Notes are for a person watching; a pipe gets only the path (on standard output).
-      if !quiet, output.errorIsTerminal {
-        switch result.restart {
-        case .rangeNotSupported?:
+      if !quiet, output.errorIsTerminal { printNote(done) }
+      return .success(done.entry)
+    case .failure(let thrown):
+      progress?.clear()
+      let error = CatalogError(thrown)
+      guard case .download(let failure) = error else {
+        return .failure(GetFailure(status: fail(error)))
+      }
+      let destination = watch.destination
+      if case .interrupted = failure, let holder = watch.waitingFor {
+        // Stopped before it began: nothing was written, nothing is kept.
+        let status = fail("interrupted while waiting for \(holder); nothing written", .interrupted)
+        return .failure(GetFailure(status: status, interrupted: true))
+      }
+      return .failure(
+        report(
+          failure, id: id, format: format, target: target, mirror: mirror,
+          destination: destination))
+    }
+  }
+
+  /// The note after a download, for a person watching.
+  private func printNote(_ done: DownloadOutcome) {
+    switch done.kind {
+    case .adopted:
+      output.printError(
+        "note: an earlier download finished this file but stopped before recording it; "
+          + "recorded it now")
+    case .alreadyThere:
+      output.printError("note: already downloaded")
+    case .downloaded:
+      guard let result = done.result else { return }
+      switch result.restart {
+      case .rangeNotSupported?:
+        output.printError(
+          "note: the server did not resume the partial download; fetched it again in full")
+      case .validatorChanged?:
+        output.printError(
+          "note: the file changed on the server since the partial download; fetched it again")
+      case nil:
+        if result.resumedFrom > 0 {
           output.printError(
-            "note: the server did not resume the partial download; fetched it again in full")
-        case .validatorChanged?:
-          output.printError(
-            "note: the file changed on the server since the partial download; fetched it again")
-        case nil:
-          if result.resumedFrom > 0 {
-            output.printError(
-              "note: resumed at \(TextFormat.bytes(Int(result.resumedFrom))) of "
-                + TextFormat.bytes(Int(result.size)))
-          }
+            "note: resumed at \(TextFormat.bytes(Int(result.resumedFrom))) of "
+              + TextFormat.bytes(Int(result.size)))
         }
       }
-      return .success(entry)
-    case .failure(let error):
-      meter.clear()
-      let failure = (error as? DownloadError) ?? .interrupted(kept: 0, resumable: false)
-      return .failure(report(failure, id: id, format: format, destination: destination))
     }
   }
 
@@ -205,26 +199,48 @@ extension GutenbergApp {
 
   /// Prints why a download failed, and how to resume when a part was kept.
   func report(
-    _ error: DownloadError, id: Int, format: BookFormat?, destination: URL
+    _ error: DownloadError, id: Int, format: BookFormat?, target: Target, mirror: DownloadMirror?,
+    destination: URL?
   ) -> GetFailure {
-    var command = "gutenberg get \(id)"
-    if let format { command += " --format \(format)" }
+    let command = resumeCommand(id: id, format: format, target: target, mirror: mirror)
     let kept =
-      error.resumable
-      ? "; the partial file \(destination.path).part is kept: run `\(command)` to resume" : ""
+      if error.resumable, let destination {
+        "; the partial file \(destination.path).part is kept: run `\(command)` to resume"
+      } else { "" }
     let text = Sanitizer.sanitize(error.description) + kept
-    switch error {
-    case .interrupted:
-      // Ctrl-C: the shell's convention, so a script can tell it from a failed download.
-      return GetFailure(status: fail(text, .interrupted), interrupted: true)
-    case .server(let server):
-      return GetFailure(status: fail(text, ExitStatus(CatalogError.server(server))))
-    case .failedAfterRetries, .stalled, .redirectRefused, .tooManyRedirects:
-      return GetFailure(status: fail(text, .unavailable))
-    case .lengthMismatch:
-      return GetFailure(status: fail(text, .dataError))
-    case .disk, .exists:
-      return GetFailure(status: fail(text, .failure))
+    let status = fail(text, ExitStatus(error))
+    // Ctrl-C: the shell's convention, so a script can tell it from a failed download.
+    return GetFailure(status: status, interrupted: status == .interrupted)
+  }
+
+  /// The `gutenberg get` line that resumes this download: every option that decides where the
+  /// bytes come from and go (`--format`, `-o`, a `--mirror` not set by `GUTENBERG_MIRROR`),
+  /// quoted for a shell.
+  func resumeCommand(id: Int, format: BookFormat?, target: Target, mirror: DownloadMirror?)
+    -> String
+  {
+    var words = ["gutenberg", "get", "\(id)"]
+    if let format { words += ["--format", format.description] }
+    let here = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).standardized.path
+    switch target {
+    case .directory(let directory):
+      let path = directory.standardized.path
+      if path != here { words += ["-o", path.hasSuffix("/") ? path : path + "/"] }
+    case .file(let file):
+      words += ["-o", file.path]
     }
+    let environment = options.environment["GUTENBERG_MIRROR"].flatMap(DownloadMirror.init)
+    if let mirror, mirror != environment { words += ["--mirror", mirror.base.absoluteString] }
+    return words.map(Self.shellQuoted).joined(separator: " ")
+  }
+
+  /// `word` as a shell reads it back: as is when it is plain, else in single quotes.
+  static func shellQuoted(_ word: String) -> String {
+    let plain = word.unicodeScalars.allSatisfy {
+      $0.isASCII
+        && (CharacterSet.alphanumerics.contains($0) || "@%+=:,./_-".unicodeScalars.contains($0))
+    }
+    if plain, !word.isEmpty { return word }
+    return "'" + word.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
   }
 }

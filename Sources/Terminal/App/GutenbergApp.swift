@@ -47,7 +47,7 @@ public final class GutenbergApp {
     // --verbose: one line per request on standard error (what was asked, how it ended, how long).
     let observer = options.verbose ? Self.requestPrinter(output) : nil
     let client = GutendexClient(
-      server: server, transport: URLSessionTransport(),
+      server: server, transport: CurlTransport(),
       timeout: .milliseconds(Int64(seconds * 1000)), observer: observer)
     do {
       service = try await CatalogService.open(

@@ -1,5 +1,6 @@
 import Catalog
 import Foundation
+import Gutendex
 import Synchronization
 
 /// Draws the progress line of one download on standard error, at most ten times a second,

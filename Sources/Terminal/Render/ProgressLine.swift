@@ -28,9 +28,14 @@ public struct ProgressLine: Sendable, Hashable {
     self.finished = finished
   }
 
-  /// `1:05` or `1:02:03`.
+  /// The longest time shown (99:59:59); a longer one is no estimate worth printing.
+  static let longestClock = 359_999.0
+
+  /// `1:05` or `1:02:03`; `--:--` for a time too long to mean anything (a server announcing
+  /// exabytes at a few bytes a second), which would not even fit an `Int`.
   static func clock(_ seconds: Double) -> String {
-    let whole = Int(max(0, seconds.isFinite ? seconds : 0).rounded())
+    guard seconds.isFinite, seconds <= longestClock else { return "--:--" }
+    let whole = Int(max(0, seconds).rounded())
     let (hours, minutes, rest) = (whole / 3600, whole / 60 % 60, whole % 60)
     let pad = rest < 10 ? "0\(rest)" : "\(rest)"
     if hours > 0 { return "\(hours):\(minutes < 10 ? "0" : "")\(minutes):\(pad)" }
@@ -40,16 +45,18 @@ public struct ProgressLine: Sendable, Hashable {
   /// The text, fitted to `width` cells (the name is shortened first).
   public func text(width: Int) -> String {
     let size = TextFormat.bytes(Int(received))
-    let rate = TextFormat.bytes(Int(bytesPerSecond.isFinite ? bytesPerSecond : 0)) + "/s"
+    let rate = TextFormat.bytes(Int(bytesPerSecond.isFinite ? min(bytesPerSecond, 1e18) : 0)) + "/s"
     var parts: [String]
     if finished {
       parts = ["\(size) in \(Self.clock(elapsed))", rate]
     } else if let total, total > 0 {
-      let percent = Int(Double(received) * 100 / Double(total))
-      let remaining = bytesPerSecond > 0 ? Double(total - received) / bytesPerSecond : .nan
+      // Clamped before the conversion: a server may send more than it announced.
+      let percent = Int(min(999, max(0, Double(received) * 100 / Double(total))))
+      let remaining =
+        bytesPerSecond > 0 ? (Double(total) - Double(received)) / bytesPerSecond : .nan
       parts = [
         "\(size) / \(TextFormat.bytes(Int(total)))", "\(percent)%", rate,
-        "ETA " + (remaining.isNaN ? "--:--" : Self.clock(remaining)),
+        "ETA " + Self.clock(remaining),
       ]
     } else {
       parts = [size, rate]

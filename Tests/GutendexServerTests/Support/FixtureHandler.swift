@@ -70,7 +70,7 @@ func withServer<T>(
 
 /// A client for `server` over the production transport, retrying without real pauses.
 func makeClient(
-  _ server: URL, transport: URLSessionTransport = URLSessionTransport(),
+  _ server: URL, transport: CurlTransport = CurlTransport(),
   timeout: Duration = .seconds(5), attempts: Int = 3,
   sleep: @escaping @Sendable (Duration) async throws -> Void = { _ in }
 ) -> GutendexClient {
@@ -99,6 +99,7 @@ extension GutendexError {
     case .unreachable: "unreachable"
     case .connectionLost: "connectionLost"
     case .timedOut: "timedOut"
+    case .tooSlow: "tooSlow"
     case .cancelled: "cancelled"
     case .http: "http"
     case .rateLimited: "rateLimited"

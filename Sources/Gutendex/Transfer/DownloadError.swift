@@ -1,5 +1,4 @@
 import Foundation
-import Gutendex
 
 /// Why a download did not finish, with what was kept for a later resume.
 public enum DownloadError: Error, Sendable, Hashable {

@@ -1,10 +1,8 @@
 import Foundation
-import Gutendex
 import GutendexServer
 import Testing
 
-@testable import Catalog
-@testable import CatalogStore
+@testable import Gutendex
 
 /// Answers 404 to anything that is not a served file.
 struct NotFoundHandler: Requestable {

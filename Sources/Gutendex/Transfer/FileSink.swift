@@ -21,11 +21,24 @@ final class FileSink: Sendable {
   private let descriptor = Mutex<Int32>(-1)
 
   /// Opens `path` for appending, creating it (mode 0644); `truncate` empties it first.
+  /// A symbolic link or anything but a regular file at `path` is refused (`O_NOFOLLOW`, then
+  /// fstat(2)), so nothing is ever written through a link.
   init(path: String, truncate: Bool) throws(Failure) {
     self.path = path
-    let flags = O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | (truncate ? O_TRUNC : 0)
-    let fd = open(path, flags, 0o644)
-    guard fd >= 0 else { throw Failure(reason: Self.message(errno)) }
+    let flags = O_WRONLY | O_CREAT | O_APPEND
+    let fd: Int32
+    do {
+      fd = try DownloadFile.openFile(path, flags: flags)
+    } catch {
+      throw Failure(reason: error.reason)
+    }
+    // Truncated only once it is known to be a regular file (O_TRUNC would empty a FIFO's
+    // writer or a device before the check).
+    if truncate, ftruncate(fd, 0) != 0 {
+      let code = errno
+      _ = close(fd)
+      throw Failure(reason: Self.message(code))
+    }
     descriptor.withLock { $0 = fd }
   }
 
@@ -36,21 +49,7 @@ final class FileSink: Sendable {
   /// Appends all of `data`.
   func append(_ data: Data) throws(Failure) {
     let fd = descriptor.withLock { $0 }
-    var failure: Int32 = 0
-    data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
-      guard var pointer = buffer.baseAddress else { return }
-      var remaining = buffer.count
-      while remaining > 0 {
-        let written = write(fd, pointer, remaining)
-        if written < 0 {
-          if errno == EINTR { continue }
-          failure = errno
-          return
-        }
-        pointer += written
-        remaining -= written
-      }
-    }
+    let failure = DownloadFile.writeAll(data, to: fd)
     if failure != 0 { throw Failure(reason: Self.message(failure)) }
   }
 

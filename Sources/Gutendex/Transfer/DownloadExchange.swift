@@ -1,9 +1,9 @@
 import Foundation
-import Gutendex
 import Synchronization
 
 /// One request of a download: decides from the head what the body is (the whole file, the rest
-/// of a part, a redirect, a reason to start over) and appends the body to the part file.
+/// of a part, a redirect, a reason to start over) and appends the body to the part file, piece
+/// by piece, at the pace of the disk (the transport reads the socket no faster).
 final class DownloadExchange: Sendable {
   /// How the exchange ended, as far as the head tells.
   enum Outcome: Sendable {
@@ -26,7 +26,6 @@ final class DownloadExchange: Sendable {
     var total: Int64?
     var resumed: Int64?
     var restartReason: DownloadResult.Restart?
-    var lastActivity = ContinuousClock.now
   }
 
   private let state = Mutex(State())
@@ -50,15 +49,12 @@ final class DownloadExchange: Sendable {
   var resumed: Int64? { state.withLock { $0.resumed } }
   /// Set when a part was there but the server sent the whole file instead.
   var restartReason: DownloadResult.Restart? { state.withLock { $0.restartReason } }
-  /// How long since the last byte (or the start).
-  var idle: Duration { state.withLock { ContinuousClock.now - $0.lastActivity } }
-
   func close() {
     state.withLock { $0.sink }?.closeFile()
   }
 
   /// The strong ETag, else Last-Modified: what `If-Range` accepts.
-  static func validator(_ head: StreamHead) -> String? {
+  static func validator(_ head: StreamedResponse) -> String? {
     if let etag = head.header("etag"), !etag.hasPrefix("W/"), !etag.isEmpty { return etag }
     if let date = head.header("last-modified"), !date.isEmpty { return date }
     return nil
@@ -78,8 +74,29 @@ final class DownloadExchange: Sendable {
     return (first, total)
   }
 
-  @Sendable func receiveHead(_ head: StreamHead) throws -> StreamDisposition {
-    state.withLock { $0.lastActivity = .now }
+  /// Reads `response`: the head decides, then the body (if wanted) goes to the part file.
+  func run(_ response: StreamedResponse) async throws {
+    guard try receiveHead(response) == .receive else {
+      response.body.cancel()
+      return
+    }
+    do {
+      for try await piece in response.body {
+        try receiveChunk(piece)
+      }
+    } catch {
+      response.body.cancel()
+      throw error
+    }
+  }
+
+  /// Whether the body is wanted.
+  enum Disposition {
+    case receive
+    case stop
+  }
+
+  private func receiveHead(_ head: StreamedResponse) throws -> Disposition {
     let validator = Self.validator(head)
     switch head.status {
     case 301, 302, 303, 307, 308:
@@ -149,10 +166,9 @@ final class DownloadExchange: Sendable {
     }
   }
 
-  @Sendable func receiveChunk(_ data: Data) throws {
+  private func receiveChunk(_ data: Data) throws {
     let (sink, received, total, resumed) = state.withLock {
       state -> (FileSink?, Int64, Int64?, Int64) in
-      state.lastActivity = .now
       state.received += Int64(data.count)
       return (state.sink, state.received, state.total, state.resumed ?? 0)
     }

@@ -1,5 +1,4 @@
 import Foundation
-import Gutendex
 
 #if canImport(Glibc)
   import Glibc
@@ -20,51 +19,66 @@ public final class Downloader: Sendable {
   /// Redirects followed at most per attempt.
   public static let maxRedirects = 5
 
-  let transport: any StreamingTransport
+  let transport: any Requestable
   let retry: RetryPolicy
   /// A transfer that receives nothing for this long fails with ``DownloadError/stalled``.
   public let stallTimeout: Duration
+  /// A transfer slower than this for a whole window fails as stalled too.
+  public let minimumSpeed: MinimumSpeed?
 
-  /// A downloader over `transport`; by default 4 attempts and a 30 s stall timeout.
+  /// A downloader over `transport` (libcurl by default); by default 4 attempts, a 30 s stall
+  /// timeout and the standard minimum speed.
   public init(
-    transport: any StreamingTransport = DownloadTransport(),
-    retry: RetryPolicy = RetryPolicy(maxAttempts: 4), stallTimeout: Duration = .seconds(30)
+    transport: any Requestable = CurlTransport(),
+    retry: RetryPolicy = RetryPolicy(maxAttempts: 4), stallTimeout: Duration = .seconds(30),
+    minimumSpeed: MinimumSpeed? = .standard
   ) {
     self.transport = transport
     self.retry = retry
     self.stallTimeout = stallTimeout
+    self.minimumSpeed = minimumSpeed
   }
 
   /// Downloads `url` to `destination` (its directory must exist), resuming a part left by an
   /// earlier run. `progress` is called on every piece received, from any thread.
+  ///
+  /// The caller holds the target's ``DownloadLock``. A part with a valid sidecar is never
+  /// deleted because of a failure (only a server answer that proves it useless replaces it).
+  /// With `markPublished`, a ``PublishedMark`` is written before the file gets its name; the
+  /// caller removes it (``confirmRecorded(_:)``) once the file is recorded.
   public func download(
-    from url: URL, to destination: URL, replace: Bool = false,
+    from url: URL, to destination: URL, replace: Bool = false, markPublished: Bool = false,
     progress: @escaping @Sendable (DownloadProgress) -> Void = { _ in }
   ) async throws(DownloadError) -> DownloadResult {
     let path = destination.path
-    if !replace, FileManager.default.fileExists(atPath: path) { throw .exists(path: path) }
+    if !replace, DownloadFile.kind(path) != .absent { throw .exists(path: path) }
     let partial = PartialDownload(destination: destination)
+    if let unsafe = partial.unsafeFile() {
+      throw .disk(
+        path: unsafe.path, reason: "it is \(unsafe.kind), not a regular file; not following it",
+        resumable: false)
+    }
     var record = Record()
     var attempt = 1
     while true {
       do {
         let finalURL = try await transfer(url, partial, &record, progress: progress)
-        return try finish(partial, destination, replace: replace, record, finalURL: finalURL)
+        return try finish(
+          partial, destination, replace: replace, markPublished: markPublished, record, url: url,
+          finalURL: finalURL)
       } catch let error as DownloadError {
-        // A file that appeared at the destination meanwhile leaves the finished part in place.
-        if !error.resumable, error != .exists(path: path) { partial.remove() }
-        throw error
+        throw Self.keeping(error, partial)
       } catch {
-        var failure = classify(error, url: url, partial: partial)
+        let failure = classify(error, url: url, partial: partial)
         guard case .server(let server) = failure, server.isTransient,
           attempt < retry.maxAttempts
         else {
           if case .server(let server) = failure, server.isTransient {
-            failure = .failedAfterRetries(
-              server, kept: partial.partSize, resumable: partial.isResumable)
+            throw Self.keeping(
+              .failedAfterRetries(server, kept: partial.partSize, resumable: partial.isResumable),
+              partial)
           }
-          if !failure.resumable { partial.remove() }
-          throw failure
+          throw Self.keeping(failure, partial)
         }
         do {
           try await Task.sleep(for: delay(after: server, retry: attempt))
@@ -74,6 +88,27 @@ public final class Downloader: Sendable {
         attempt += 1
       }
     }
+  }
+
+  /// `failure` as thrown once the part is dealt with: a part that can be resumed is kept, and a
+  /// network failure then says so (a refused or reset reconnect is no reason to lose it); a
+  /// part that cannot be resumed is removed.
+  static func keeping(_ failure: DownloadError, _ partial: PartialDownload) -> DownloadError {
+    guard partial.isResumable else {
+      // A file that appeared at the destination meanwhile leaves the finished part in place.
+      if case .exists = failure { return failure }
+      partial.remove()
+      return failure
+    }
+    if case .server(let server) = failure {
+      return .failedAfterRetries(server, kept: partial.partSize, resumable: true)
+    }
+    return failure
+  }
+
+  /// Removes the ``PublishedMark`` of `destination`: its library row is recorded.
+  public static func confirmRecorded(_ destination: URL) {
+    PublishedMark.remove(for: destination)
   }
 
   /// What one download learned across its attempts.
@@ -104,12 +139,10 @@ public final class Downloader: Sendable {
       }
       let exchange = DownloadExchange(
         original: url, partial: partial, resume: resume, progress: progress)
-      let request = HTTPRequest(url: current, headers: headers, timeout: stallTimeout)
+      let request = HTTPRequest(
+        url: current, headers: headers, timeout: stallTimeout, minimumSpeed: minimumSpeed)
       do {
-        try await withStallWatch(exchange) {
-          try await self.transport.stream(
-            request, onHead: exchange.receiveHead, onChunk: exchange.receiveChunk)
-        }
+        try await exchange.run(try await transport.open(request))
       } catch let failure as FileSink.Failure {
         exchange.close()
         throw DownloadError.disk(
@@ -150,38 +183,16 @@ public final class Downloader: Sendable {
     }
   }
 
-  /// Runs `body`, failing it with a stall when the exchange sees no bytes for the timeout.
-  private func withStallWatch(
-    _ exchange: DownloadExchange, _ body: @escaping @Sendable () async throws -> Void
-  ) async throws {
-    let timeout = stallTimeout
-    try await withThrowingTaskGroup(of: Void.self) { group in
-      group.addTask { try await body() }
-      group.addTask {
-        let tick = min(timeout / 4, .milliseconds(250))
-        while true {
-          try await Task.sleep(for: tick)
-          if exchange.idle > timeout { throw Stall() }
-        }
-      }
-      try await group.next()
-      group.cancelAll()
-    }
-  }
-
-  /// Nothing arrived for the stall timeout.
-  struct Stall: Error {}
-
   /// Flushes the part, checks it, and moves it to its name (never over an existing file unless
   /// `replace`).
   private func finish(
-    _ partial: PartialDownload, _ destination: URL, replace: Bool, _ record: Record,
-    finalURL: URL
+    _ partial: PartialDownload, _ destination: URL, replace: Bool, markPublished: Bool,
+    _ record: Record, url: URL, finalURL: URL
   ) throws(DownloadError) -> DownloadResult {
     let part = partial.partURL.path
     let path = destination.path
     // An empty file is a valid download: the part may not exist when the body was empty.
-    if !FileManager.default.fileExists(atPath: part) {
+    if DownloadFile.kind(part) == .absent {
       do {
         _ = try FileSink(path: part, truncate: true)
       } catch {
@@ -194,6 +205,21 @@ public final class Downloader: Sendable {
       sink.closeFile()
     } catch {
       throw .disk(path: part, reason: error.reason, resumable: partial.isResumable)
+    }
+    if markPublished {
+      // A validator that could not go out as a header is not kept either.
+      let validator = record.validator.flatMap {
+        PartialDownload.problem(validator: $0) == nil ? $0 : nil
+      }
+      let mark = PublishedMark(
+        url: url.absoluteString, size: partial.partSize, validator: validator)
+      do {
+        try mark.write(for: destination)
+      } catch {
+        throw .disk(
+          path: PublishedMark.path(for: destination), reason: error.reason,
+          resumable: partial.isResumable)
+      }
     }
     if replace {
       guard rename(part, path) == 0 else {
@@ -222,14 +248,15 @@ public final class Downloader: Sendable {
     let resumable = partial.isResumable
     switch error {
     case let error as DownloadError: return error
-    case is Stall:
-      return .stalled(url: url, after: stallTimeout, kept: kept, resumable: resumable)
     case is CancellationError: return .interrupted(kept: kept, resumable: resumable)
     case let error as GutendexError:
       switch error {
       case .cancelled: return .interrupted(kept: kept, resumable: resumable)
       case .timedOut:
         return .stalled(url: url, after: stallTimeout, kept: kept, resumable: resumable)
+      case .tooSlow:
+        // Like a stall: the server is there but too slow to finish; the part is kept.
+        return .failedAfterRetries(error, kept: kept, resumable: resumable)
       default:
         return Task.isCancelled ? .interrupted(kept: kept, resumable: resumable) : .server(error)
       }

@@ -1,0 +1,106 @@
+import Foundation
+import Gutendex
+
+/// The download intent: the book, its edition, the file name, the part files, the lock and
+/// the library row, all in one place; the front only shows events and the outcome.
+extension CatalogService {
+  /// Downloads book `request.id` and records it in the library.
+  ///
+  /// One download per target at a time: a second one waits for the first (reported once as
+  /// ``DownloadEvent/waiting(pid:destination:)``) and then finds the file there. A file of the
+  /// right size that an earlier run published but did not record (it was killed in between) is
+  /// adopted instead of refused; so is a file the library already has at this path.
+  public func download(
+    _ request: DownloadRequest, events: @escaping @Sendable (DownloadEvent) -> Void = { _ in }
+  ) async throws(CatalogError) -> DownloadOutcome {
+    let book = try await book(id: request.id).book
+    let choice = try BookFormat.choose(request.format, for: book)
+    let url = request.mirror?.rewrite(choice.url) ?? choice.url
+    guard network.current != .simulatedOffline else {
+      throw .needsNetwork("downloading book \(request.id)")
+    }
+    let destination: URL
+    switch request.target {
+    case .directory(let directory):
+      destination = directory.appendingPathComponent(
+        DownloadNaming.fileName(id: request.id, title: book.title, choice: choice))
+    case .file(let file):
+      destination = file
+    }
+    events(.started(destination: destination))
+    let lock: DownloadLock
+    do {
+      lock = try await DownloadLock.acquire(for: destination) { pid in
+        events(.waiting(pid: pid, destination: destination))
+      }
+    } catch {
+      throw .download(error)
+    }
+    defer { lock.release() }
+    events(.lockAcquired)
+    let entry = LibraryEntry(
+      id: request.id, format: choice.format.description, title: request.cleanTitle(book.title),
+      path: destination.path, size: 0, fetchedAt: now(), validator: nil, url: url.absoluteString)
+    if !request.replace, let found = try await existing(entry, at: destination) {
+      return found
+    }
+    let partial = PartialDownload(destination: destination)
+    if case .regular = DownloadFile.kind(partial.infoURL.path),
+      case .damaged(let reason) = partial.sidecar()
+    {
+      events(.sidecarIgnored(path: partial.infoURL.path, reason: reason))
+      partial.remove()
+    }
+    let downloader = Downloader(
+      stallTimeout: request.stallTimeout, minimumSpeed: request.minimumSpeed)
+    let result: DownloadResult
+    do {
+      result = try await downloader.download(
+        from: url, to: destination, replace: request.replace, markPublished: true
+      ) { events(.progress($0)) }
+    } catch {
+      throw .download(error)
+    }
+    var recorded = entry
+    recorded.size = result.size
+    recorded.validator = result.validator
+    recorded.fetchedAt = now()
+    return await record(recorded, kind: .downloaded, result: result, destination: destination)
+  }
+
+  /// The outcome for a file already at `destination`, when it is ours: published by a run that
+  /// was killed before recording it (its mark has this URL and the file's size), or already in
+  /// the library at this path with this size. Nil: someone else's file.
+  func existing(_ entry: LibraryEntry, at destination: URL) async throws(CatalogError)
+    -> DownloadOutcome?
+  {
+    guard case .regular(let size) = DownloadFile.kind(destination.path) else { return nil }
+    if let mark = PublishedMark.read(for: destination), mark.url == entry.url, mark.size == size {
+      var adopted = entry
+      adopted.size = size
+      adopted.validator = mark.validator
+      return await record(adopted, kind: .adopted, result: nil, destination: destination)
+    }
+    let rows = try await downloads(id: entry.id)
+    if let row = rows.first(where: {
+      $0.path == destination.path && $0.format == entry.format && $0.size == size
+    }) {
+      return DownloadOutcome(entry: row, kind: .alreadyThere)
+    }
+    return nil
+  }
+
+  /// Records `entry`, then removes the published mark; when recording fails the mark stays, so
+  /// the next download of the target adopts the file.
+  private func record(
+    _ entry: LibraryEntry, kind: DownloadOutcome.Kind, result: DownloadResult?, destination: URL
+  ) async -> DownloadOutcome {
+    do {
+      try await recordDownload(entry)
+    } catch {
+      return DownloadOutcome(entry: entry, kind: kind, result: result, recordProblem: error)
+    }
+    Downloader.confirmRecorded(destination)
+    return DownloadOutcome(entry: entry, kind: kind, result: result)
+  }
+}

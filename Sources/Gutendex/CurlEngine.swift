@@ -1,0 +1,109 @@
+internal import CCurl
+import Foundation
+import Synchronization
+
+/// One thread driving every transfer of the process through a libcurl multi handle, so
+/// connections (and TLS sessions) are kept and reused from one request to the next.
+///
+/// Made on the first request only: a run that never touches the network (the local catalogue,
+/// the cache) never starts the thread nor initialises libcurl and OpenSSL. Other threads only
+/// queue work and call `curl_multi_wakeup`, the one multi-handle call libcurl allows from any
+/// thread; everything else happens on the engine's thread.
+final class CurlEngine: Sendable {
+  /// The process's engine.
+  static let shared = CurlEngine()
+
+  private let multi: MultiHandle
+  private let inbox = Mutex<[CurlTransfer]>([])
+
+  private init() {
+    curl_global_init(Int(CURL_GLOBAL_DEFAULT))
+    multi = MultiHandle(curl_multi_init())
+    let thread = Thread { [self] in run() }
+    thread.name = "gutenberg.curl"
+    thread.stackSize = 1 << 20
+    thread.start()
+  }
+
+  /// Starts `transfer` on the engine's thread.
+  func add(_ transfer: CurlTransfer) {
+    inbox.withLock { $0.append(transfer) }
+    wake()
+  }
+
+  /// Wakes the engine's thread to look at its transfers again.
+  func wake() {
+    curl_multi_wakeup(multi.pointer)
+  }
+
+  /// The loop of the engine's thread: it never ends (the process's transfers all run here).
+  private func run() {
+    let pointer = multi.pointer
+    var active: [UnsafeMutableRawPointer: CurlTransfer] = [:]
+    func remove(_ easy: UnsafeMutableRawPointer) -> CurlTransfer? {
+      curl_multi_remove_handle(pointer, easy)
+      return active.removeValue(forKey: easy)
+    }
+    while true {
+      for transfer in inbox.withLock({ queue in
+        defer { queue = [] }
+        return queue
+      }) {
+        guard !transfer.isCancelled else { continue }
+        if curl_multi_add_handle(pointer, transfer.handle.easy) == CURLM_OK {
+          active[transfer.handle.easy] = transfer
+        } else {
+          transfer.finish(
+            GutendexError?.some(.invalidRequest(reason: "libcurl refused the transfer")))
+        }
+      }
+      for (easy, transfer) in active where transfer.isCancelled {
+        _ = remove(easy)
+      }
+      for (easy, transfer) in active {
+        Self.serve(easy, transfer)
+      }
+      var running: Int32 = 0
+      curl_multi_perform(pointer, &running)
+      var queued: Int32 = 0
+      while let message = curl_multi_info_read(pointer, &queued) {
+        guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle else {
+          continue
+        }
+        let code = message.pointee.data.result
+        remove(easy)?.finish(code: code)
+      }
+      let now = ContinuousClock.now
+      for (easy, transfer) in active {
+        Self.serve(easy, transfer)
+        if let failure = transfer.overdue(at: now) {
+          remove(easy)?.finish(GutendexError?.some(failure))
+        }
+      }
+      var ready: Int32 = 0
+      // Woken early by new work, a reader taking a batch, or a cancel; the timeout also bounds
+      // how late a stalled transfer is noticed.
+      curl_multi_poll(pointer, nil, 0, active.isEmpty ? 1_000 : 50, &ready)
+    }
+  }
+
+  /// Hands the reader what has come, and resumes a paused transfer whose batch was taken.
+  private static func serve(_ easy: UnsafeMutableRawPointer, _ transfer: CurlTransfer) {
+    if transfer.afterRound() {
+      // May call the write callback at once with the bytes libcurl held back.
+      curl_easy_pause(easy, gb_pause_cont())
+    }
+  }
+
+  /// The multi handle. `@unchecked Sendable`: only `curl_multi_wakeup` is called on it from
+  /// other threads, which libcurl documents as safe; all else runs on the engine's thread.
+  private final class MultiHandle: @unchecked Sendable {
+    let pointer: UnsafeMutableRawPointer
+
+    init(_ pointer: UnsafeMutableRawPointer?) {
+      // Without a multi handle nothing could be sent; libcurl fails here only out of memory.
+      guard let pointer else { fatalError("libcurl could not make a multi handle") }
+      self.pointer = pointer
+    }
+  }
+}
