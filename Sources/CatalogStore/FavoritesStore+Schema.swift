@@ -54,6 +54,11 @@ extension FavoritesStore {
             );
             """)
       }
+      migrator.registerMigration("v3-reading-offset") { db in
+        // The reader pages by display rows: a position inside a long line is a byte offset.
+        // Rows saved before keep their line (byte_offset NULL), which still opens there.
+        try db.execute(sql: "ALTER TABLE reading_position ADD COLUMN byte_offset INTEGER")
+      }
       return migrator
     })
 }

@@ -73,19 +73,29 @@ public final class Library: Sendable {
     }
   }
 
-  /// The first line shown when the book was last read, or nil.
-  public func readingPosition(id: Int) throws(StoreError) -> Int? {
+  /// Where the book was when last read, or nil.
+  public func readingPosition(id: Int) throws(StoreError) -> ReadingPosition? {
     try reading { db in
-      try Int.fetchOne(db, sql: "SELECT line FROM reading_position WHERE id = ?", arguments: [id])
+      try Row.fetchOne(
+        db, sql: "SELECT line, byte_offset FROM reading_position WHERE id = ?", arguments: [id]
+      ).map { ReadingPosition(line: $0["line"], byteOffset: $0["byte_offset"]) }
     }
   }
 
   /// Keeps where the reader is in a book.
-  public func setReadingPosition(id: Int, line: Int, at date: Date = Date()) throws(StoreError) {
+  public func setReadingPosition(id: Int, _ position: ReadingPosition, at date: Date = Date())
+    throws(StoreError)
+  {
     try writing { db in
       try db.execute(
-        sql: "INSERT OR REPLACE INTO reading_position (id, line, updated_at) VALUES (?, ?, ?)",
-        arguments: [id, max(0, line), StoreTimestamp.milliseconds(date)])
+        sql: """
+          INSERT OR REPLACE INTO reading_position (id, line, byte_offset, updated_at)
+          VALUES (?, ?, ?, ?)
+          """,
+        arguments: [
+          id, max(0, position.line), position.byteOffset.map { max(0, $0) },
+          StoreTimestamp.milliseconds(date),
+        ])
     }
   }
 

@@ -161,7 +161,7 @@ enum DownloadBenchmark {
       ResultRow(
         figure: "9. reader: first screen of 5 MB text", unit: .seconds, samples: open,
         baselineName: "read the file", baseline: read, target: .atMost(0.050),
-        note: "\(pager.visible.count) lines of text, header and licence folded"),
+        note: "\(pager.visibleLines.count) lines of text, header and licence folded"),
       ResultRow(
         figure: "9. reader: jump to 90%", unit: .seconds, samples: jump,
         baselineName: "draw a page", baseline: render, target: .atMost(0.020)),

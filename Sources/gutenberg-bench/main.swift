@@ -19,7 +19,7 @@ let only: Set<Int> =
     arguments.index(after: index) < arguments.endIndex
       ? Set(arguments[arguments.index(after: index)].split(separator: ",").compactMap { Int($0) })
       : nil
-  } ?? Set(1...12)
+  } ?? Set(1...13)
 
 func runAll() async throws -> [ResultRow] {
   var binaries = try Binaries.locate(build: !arguments.contains("--no-build"))
@@ -55,12 +55,18 @@ func runAll() async throws -> [ResultRow] {
     if only.contains(10) { rows += try await TransportBenchmark.slowDisk(context) }
     if only.contains(11) { rows += try await TransportBenchmark.oversizedBody(context) }
     if only.contains(12) { rows += try SuggestionBenchmark.run(context) }
+    if only.contains(13) { rows += try await ReaderBenchmark.run(context) }
   } catch {
     await server.stop()
     throw error
   }
   await server.stop()
   return rows
+}
+
+// The process figure 12 measures: no catalogue, no server, just the reader.
+if let path = ReaderBenchmark.childPath(arguments) {
+  exit(ReaderBenchmark.child(path: path))
 }
 
 do {

@@ -5,8 +5,10 @@ struct Read: GlobalOptionsCommand {
   static let configuration = CommandConfiguration(
     abstract: "Read a book's plain text in a pager (downloads it first when needed).",
     discussion: """
-      Keys: Enter or n next page, p previous, g 50% or g LINE to jump, /word to search and n \
-      for the next match, q to quit. The Project Gutenberg header and licence are folded away \
+      Keys: Enter or n next page, p previous, g 50% or g LINE to jump, /word to search (it \
+      wraps around the end) and n for the next match, toc for the table of contents and toc N \
+      to go to entry N, q to quit. Long lines are paged by rows, never cut. A file that is not \
+      text is refused (exit 65). The Project Gutenberg header and licence are folded away \
       unless --raw. Where you stop is kept and `read` starts there next time. When standard \
       output is not a terminal, the text is printed (gutenberg read 84 | less).
       """)

@@ -47,8 +47,8 @@ import Testing
       let library = Library(favorites: store)
       try library.record(Self.entry(84, "epub", path: "/a"))
       try library.record(Self.entry(84, "txt", path: "/b"))
-      try library.setReadingPosition(id: 84, line: 120)
-      #expect(try library.readingPosition(id: 84) == 120)
+      try library.setReadingPosition(id: 84, ReadingPosition(line: 120, byteOffset: 9_000))
+      #expect(try library.readingPosition(id: 84) == ReadingPosition(line: 120, byteOffset: 9_000))
       #expect(try library.remove(id: 84).map(\.format) == ["epub", "txt"])
       #expect(try library.entries().isEmpty)
       #expect(try library.readingPosition(id: 84) == nil)
@@ -81,6 +81,26 @@ import Testing
       try library.record(Self.entry(84, "epub", path: "/a"))
       #expect(try library.entries().count == 1)
       #expect(try store.count() == 1)
+    }
+  }
+
+  @Test func aPositionSavedAsALineSurvivesTheOffsetMigration() throws {
+    try withScratchDirectory { directory in
+      let url = directory.appendingPathComponent("favorites.sqlite")
+      // A file as the line-only reader left it: migrated up to v2, one position saved.
+      do {
+        let queue = try DatabaseQueue(path: url.path)
+        try FavoritesStore.schema.migrator().migrate(queue, upTo: "v2-library")
+        try queue.write { db in
+          try db.execute(
+            sql: "INSERT INTO reading_position (id, line, updated_at) VALUES (84, 345, 1000)")
+        }
+        try queue.close()
+      }
+      let library = Library(favorites: try FavoritesStore(databaseURL: url))
+      #expect(try library.readingPosition(id: 84) == ReadingPosition(line: 345))
+      try library.setReadingPosition(id: 84, ReadingPosition(line: 346, byteOffset: 70_000))
+      #expect(try library.readingPosition(id: 84) == ReadingPosition(line: 346, byteOffset: 70_000))
     }
   }
 }

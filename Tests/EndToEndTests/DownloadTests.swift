@@ -205,7 +205,7 @@ struct DownloadTests {
         $0.hasPrefix("Frankenstein; Or, The Modern Prometheus · line")
       }
       #expect(statuses.count == 5, "\(first)")
-      #expect(first.out.contains("I am by birth a Genevese"), "\(first)")
+      #expect(first.out.contains("I am by birth a »Genevese«"), "the match is marked: \(first)")
       let last = try #require(statuses.last)
       let second = try await app.run(["read", "84", "--pager", "--offline"], input: "q\n")
       let resumed = second.outLines.filter {

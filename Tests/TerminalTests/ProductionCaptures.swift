@@ -219,6 +219,7 @@ enum ProductionCaptures {
       ("progress", render(SampleScreens.progress(), width: 100)),
       ("library", render(SampleScreens.library(), width: 100)),
       ("reader", render(try SampleScreens.reader(), width: 80)),
+      ("reader-toc", render(try SampleScreens.readerContents(), width: 80)),
     ]
   }
 

@@ -49,4 +49,19 @@ import Testing
       #expect(meter.finish(size: 100) == nil)
     }
   }
+
+  @Test func aHeldProgressLineIsNotDrawnOverThePagersPrompt() {
+    let captured = Captured()
+    let output = Self.output(errorIsTerminal: true, captured)
+    output.showProgress("working…")
+    #expect(captured.draws == ["\r\u{1B}[Kworking…"])
+    // The reader takes over: the line shown is erased, and a late one is not drawn.
+    output.holdProgress(true)
+    #expect(captured.writes.withLock { $0 }.last == "\r\u{1B}[K")
+    output.showProgress("working…")
+    #expect(captured.draws.count == 1)
+    output.holdProgress(false)
+    output.showProgress("loading…")
+    #expect(captured.draws.last == "\r\u{1B}[Kloading…")
+  }
 }

@@ -40,25 +40,31 @@ import Testing
     #expect(text.line(2) == "red")
   }
 
+  /// The display rows of line `number` at `width`.
+  static func rows(_ text: BookText, line number: Int, width: Int) -> [String] {
+    text.rows(
+      of: text.piece(containing: text.offset(ofLine: number), in: text.bodyBytes), width: width
+    ).map(\.text)
+  }
+
   @Test func wideAndCombiningCharactersWrapByDisplayWidth() throws {
     let text = try Self.sample()
-    let pager = Pager(text: text, title: "F", width: 40, height: 20)
     let japanese = try #require(
       text.body.first { text.line($0).hasPrefix("日本語") })
-    let lines = pager.wrapped(japanese)
+    let lines = Self.rows(text, line: japanese, width: 40)
     #expect(lines.count > 1)
     #expect(lines.allSatisfy { DisplayWidth.cells($0) <= 40 })
     #expect(lines.dropLast().allSatisfy { DisplayWidth.cells($0) >= 39 }, "\(lines)")
     let cafe = try #require(text.body.first { text.line($0).contains("au lait") })
-    #expect(pager.wrapped(cafe).allSatisfy { DisplayWidth.cells($0) <= 40 })
-    #expect(pager.wrapped(cafe).first?.hasPrefix("Cafe\u{301} au lait") == true)
+    #expect(Self.rows(text, line: cafe, width: 40).allSatisfy { DisplayWidth.cells($0) <= 40 })
+    #expect(Self.rows(text, line: cafe, width: 40).first?.hasPrefix("Cafe\u{301} au lait") == true)
   }
 
   @Test func pagesFillTheHeightAndGoBackWhereTheyCame() throws {
     var pager = Pager(text: try Self.sample(), title: "Frankenstein", width: 80, height: 10)
     let first = pager.page()
-    #expect(first.lines.count == 10)
-    #expect(first.lines.first == "Frankenstein;")
+    #expect(first.rows.count == 10)
+    #expect(first.rows.first?.text == "Frankenstein;")
     let step1 = pager.nextPage()
     #expect(step1)
     let second = pager.top
@@ -74,7 +80,7 @@ import Testing
     #expect(!step5)
     while pager.nextPage() {}
     #expect(pager.atEnd)
-    #expect(pager.page().lines.last == "situations with honour and reputation.")
+    #expect(pager.page().rows.last?.text == "situations with honour and reputation.")
   }
 
   @Test func jumpsAndSearch() throws {
@@ -84,17 +90,14 @@ import Testing
     pager.go(line: 1)
     #expect(pager.lineNumber == 1)
     pager.go(line: 1_000_000)
-    #expect(pager.top == pager.visible.upperBound - 1)
+    #expect(pager.lineNumber == pager.visibleLines.count)
     pager.go(line: 1)
-    let step6 = pager.search("chapter 1")
-    #expect(step6)
-    #expect(pager.text.line(pager.top) == " Chapter 1")
-    let step7 = pager.search(pager.lastSearch ?? "")
-    #expect(step7)
-    #expect(pager.text.line(pager.top) == "Chapter 1")
+    #expect(pager.search("chapter 1") == .found)
+    #expect(pager.page().rows.first?.text == " Chapter 1")
+    #expect(pager.search(pager.lastSearch ?? "") == .found)
+    #expect(pager.page().rows.first?.text == "Chapter 1")
     let here = pager.top
-    let step8 = pager.search("no such words anywhere")
-    #expect(!step8)
+    #expect(pager.search("no such words anywhere") == .notFound)
     #expect(pager.top == here)
     #expect(pager.statusLine.hasPrefix("Frankenstein · line "))
   }
@@ -102,15 +105,16 @@ import Testing
   @Test func rawShowsEverythingAndKeepsThePosition() throws {
     let text = try Self.sample()
     let raw = Pager(text: text, title: "F", width: 80, height: 10, raw: true, top: 0)
-    #expect(raw.page().lines.first?.hasPrefix("The Project Gutenberg eBook") == true)
+    #expect(raw.page().rows.first?.text.hasPrefix("The Project Gutenberg eBook") == true)
     let folded = Pager(text: text, title: "F", width: 80, height: 10, top: 0)
-    #expect(folded.top == text.body.lowerBound, "a position in the header moves to the body")
+    #expect(folded.top == text.bodyBytes.lowerBound, "a position in the header moves to the body")
   }
 
   @Test(arguments: [
     ("", PagerCommand.next), ("n", .next), ("f", .next), ("p", .previous), ("b", .previous),
     ("g 50%", .percent(50)), ("g 120", .line(120)), ("/whale", .search("whale")),
     ("q", .quit), ("?", .help), ("g 150%", .unknown("g 150%")), ("x", .unknown("x")),
+    ("toc", .contents), ("toc 3", .contentsEntry(3)), ("toc 0", .unknown("toc 0")),
   ])
   func commands(line: String, command: PagerCommand) {
     #expect(PagerCommand.parse(line, searching: false) == command)

@@ -175,6 +175,13 @@ enum SampleScreens {
       title: "Frankenstein; Or, The Modern Prometheus", width: 80, height: 20)
   }
 
+  /// The reader's `toc` for the sample text: the entries of its CONTENTS table found again as
+  /// headings.
+  static func readerContents() throws -> TableOfContents {
+    let text = BookText(data: try FixtureFiles.data("pg84-sample.txt"))
+    return TableOfContents(text, in: text.bodyBytes)
+  }
+
   /// Every sample: name, width, screen.
   static func all() throws -> [(name: String, width: Int, screen: any LineRendering)] {
     [

@@ -28,13 +28,14 @@ enum BookFiles {
     return epubPath
   }
 
-  /// Serves the sample text as book `id`'s plain text (`/ebooks/<id>.txt.utf-8`), behind the
-  /// same kind of redirect.
-  static func serveText(id: Int, on server: LoopbackServer) throws {
+  /// Serves `text` (the sample text by default) as book `id`'s plain text
+  /// (`/ebooks/<id>.txt.utf-8`), behind the same kind of redirect.
+  static func serveText(id: Int, text: Data? = nil, on server: LoopbackServer) throws {
     let path = "/cache/epub/\(id)/pg\(id).txt"
     server.redirect("/ebooks/\(id).txt.utf-8", to: path)
     server.serve(
-      ServedFile(content: .bytes(try sampleText()), contentType: "text/plain; charset=utf-8"),
+      ServedFile(
+        content: .bytes(try text ?? sampleText()), contentType: "text/plain; charset=utf-8"),
       at: path)
   }
 }

@@ -45,17 +45,17 @@ extension CatalogService {
     return try await StoreWork.run { () throws(StoreError) in try library.remove(id: id) }
   }
 
-  /// The first line shown when book `id` was last read, or nil.
-  public func readingPosition(id: Int) async throws(CatalogError) -> Int? {
+  /// Where book `id` was when last read, or nil.
+  public func readingPosition(id: Int) async throws(CatalogError) -> ReadingPosition? {
     let library = self.library
     return try await StoreWork.run { () throws(StoreError) in try library.readingPosition(id: id) }
   }
 
   /// Keeps where the reader is in book `id`.
-  public func setReadingPosition(id: Int, line: Int) async throws(CatalogError) {
+  public func setReadingPosition(id: Int, _ position: ReadingPosition) async throws(CatalogError) {
     let library = self.library
     try await StoreWork.run { () throws(StoreError) in
-      try library.setReadingPosition(id: id, line: line)
+      try library.setReadingPosition(id: id, position)
     }
   }
 }

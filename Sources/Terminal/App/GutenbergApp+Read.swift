@@ -17,17 +17,21 @@ extension GutenbergApp {
     return await open(entry, raw: raw, pager: output.isTerminal || pager, input: input)
   }
 
-  /// Pages (or prints) a downloaded text.
+  /// Pages (or prints) a downloaded text; a file that is not text is refused.
   func open(_ entry: LibraryEntry, raw: Bool, pager: Bool, input: any LineSource) async
     -> ExitStatus
   {
-    let data: Data
+    let text: BookText
     do {
-      data = try Data(contentsOf: URL(fileURLWithPath: entry.path))
+      text = try BookText(contentsOfFile: entry.path)
     } catch {
       return fail("cannot read \(entry.path): \(InteractiveSession.reason(error))", .failure)
     }
-    let text = BookText(data: data)
+    if let reason = text.notText {
+      return fail(
+        "book \(entry.id)'s file is not text (\(reason)); open it with another program",
+        .dataError)
+    }
     guard pager else {
       printText(text, raw: raw)
       return .ok
@@ -35,7 +39,8 @@ extension GutenbergApp {
     let saved = (try? await service.readingPosition(id: entry.id)) ?? nil
     var reader = Pager(
       text: text, title: entry.title, width: output.width,
-      height: TerminalHeight.current() - 2, raw: raw, top: saved)
+      height: TerminalHeight.current() - 2, raw: raw,
+      top: saved.map { $0.byteOffset ?? text.offset(ofLine: $0.line) })
     return await runPager(&reader, id: entry.id, input: input)
   }
 
@@ -115,17 +120,35 @@ extension GutenbergApp {
       mirror: mirror, interrupts: interrupts)
   }
 
-  /// The text for a pipe: every visible line, sanitised, in large writes.
+  /// The text for a pipe: every visible line, sanitised, in large writes; a line longer than
+  /// a piece is written a piece at a time.
   func printText(_ text: BookText, raw: Bool) {
-    let range = raw ? 0..<text.lineCount : text.body
+    let range = raw ? text.allBytes : text.bodyBytes
     var chunk: [String] = []
     chunk.reserveCapacity(2048)
-    for index in range {
-      chunk.append(text.line(index))
+    var start = range.lowerBound
+    while start < range.upperBound {
+      let end = min(text.lineEnd(from: start), range.upperBound)
+      if end - start <= BookText.pieceSize {
+        chunk.append(text.text(of: start..<end))
+      } else {
+        output.print(chunk)
+        chunk.removeAll(keepingCapacity: true)
+        var piece: TextPiece? = text.piece(containing: start, in: range)
+        var words: [String] = []
+        while let current = piece, current.lineStart == start {
+          words.append(Sanitizer.sanitize(text.bytes.string(current.range)))
+          piece = current.endsLine ? nil : text.piece(after: current, in: range)
+        }
+        output.print(
+          String(repeating: " ", count: text.indent(at: start))
+            + words.filter { !$0.isEmpty }.joined(separator: " "))
+      }
       if chunk.count == 2048 {
         output.print(chunk)
         chunk.removeAll(keepingCapacity: true)
       }
+      start = text.nextLineStart(afterEnd: end)
     }
     output.print(chunk)
   }
@@ -134,6 +157,9 @@ extension GutenbergApp {
   /// every move.
   func runPager(_ reader: inout Pager, id: Int, input: any LineSource) async -> ExitStatus {
     let style = output.style
+    // The pager waits at its own prompt: no "working…" over it.
+    output.holdProgress(true)
+    defer { output.holdProgress(false) }
     func show() {
       output.print(reader.lines(width: reader.width, style: style))
     }
@@ -145,6 +171,7 @@ extension GutenbergApp {
     }
     show()
     var searching = false
+    var contents: TableOfContents?
     while true {
       if input.isInteractive { output.write(": ") }
       guard let line = await input.nextLine() else { break }
@@ -162,18 +189,16 @@ extension GutenbergApp {
         reader.go(line: number)
         show()
       case .search(let word):
-        if reader.search(word) {
-          searching = true
-          show()
-        } else {
-          output.printError("not found: \(Sanitizer.sanitize(word))")
-        }
+        searching = search(&reader, for: word, notFound: "not found: \(Sanitizer.sanitize(word))")
       case .again:
-        if let word = reader.lastSearch, reader.search(word) {
-          searching = true
-          show()
+        searching = search(&reader, for: reader.lastSearch ?? "", notFound: "no more matches")
+      case .contents, .contentsEntry:
+        let table = contents ?? TableOfContents(reader.text, in: reader.visible)
+        contents = table
+        if case .contentsEntry(let number) = command {
+          goTo(entry: number, of: table, &reader)
         } else {
-          output.printError("no more matches")
+          output.print(table.lines(width: reader.width, style: style))
         }
       case .help:
         output.print(style.dim(Pager.keys))
@@ -190,9 +215,39 @@ extension GutenbergApp {
     return .ok
   }
 
+  /// Searches and shows the match (saying when the search went on from the beginning);
+  /// true when found.
+  private func search(_ reader: inout Pager, for word: String, notFound: String) -> Bool {
+    switch reader.search(word) {
+    case .found:
+      output.print(reader.lines(width: reader.width, style: output.style))
+    case .wrapped:
+      output.print(output.style.dim("(search wrapped to the beginning)"))
+      output.print(reader.lines(width: reader.width, style: output.style))
+    case .notFound:
+      output.printError(notFound)
+      return false
+    }
+    return true
+  }
+
+  /// Goes to entry `number` (from 1) of `table`, or says there is none.
+  private func goTo(entry number: Int, of table: TableOfContents, _ reader: inout Pager) {
+    guard table.entries.indices.contains(number - 1) else {
+      output.printError(
+        table.entries.isEmpty
+          ? "error: this book has no table of contents"
+          : "error: there is no entry \(number) (entries are 1–\(table.entries.count))")
+      return
+    }
+    reader.go(offset: table.entries[number - 1].offset)
+    output.print(reader.lines(width: reader.width, style: output.style))
+  }
+
   private func savePosition(_ reader: Pager, id: Int) async {
     do {
-      try await service.setReadingPosition(id: id, line: reader.top)
+      try await service.setReadingPosition(
+        id: id, ReadingPosition(line: reader.topLine, byteOffset: reader.top))
     } catch {
       output.printError("warning: reading position not saved: \(error.description)")
     }

@@ -16,6 +16,7 @@ public final class TerminalOutput: Sendable {
   private let writeOut: @Sendable (String) -> Void
   private let writeErr: @Sendable (String) -> Void
   private let progressShown = Mutex(false)
+  private let progressHeld = Mutex(false)
 
   /// An output over these streams and terminal facts (injectable for tests).
   public init(
@@ -65,9 +66,16 @@ public final class TerminalOutput: Sendable {
 
   /// Shows a transient progress line on standard error (only when it is a terminal).
   public func showProgress(_ text: String) {
-    guard errorIsTerminal else { return }
+    guard errorIsTerminal, !progressHeld.withLock({ $0 }) else { return }
     progressShown.withLock { $0 = true }
     writeErr("\r\u{1B}[K" + style.dim(text))
+  }
+
+  /// While `held`, no progress line is shown: a command that waits at its own prompt (the
+  /// reader) is not busy, and a late "working…" would cover that prompt.
+  public func holdProgress(_ held: Bool) {
+    progressHeld.withLock { $0 = held }
+    if held { clearProgress() }
   }
 
   /// Erases the progress line, if one is shown.

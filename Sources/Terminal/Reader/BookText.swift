@@ -1,109 +1,125 @@
 import Foundation
 
-/// A plain-text book held as bytes with the offsets of its lines, so a 5 MB book opens in a
-/// few milliseconds: a line is decoded and sanitised only when it is shown or searched.
+/// A plain-text book kept as its bytes (a read-only mapping of the file) with a sparse line
+/// index, so a 50 MB book opens in milliseconds whatever its line lengths: text is decoded and
+/// sanitised only where it is shown or searched.
 ///
 /// The Project Gutenberg header (everything up to the `*** START OF ...` line) and licence
 /// footer (from the `*** END OF ...` line) are found once, so they can be folded away.
 public struct BookText: Sendable {
-  private let bytes: [UInt8]
-  /// Where each line starts and ends in `bytes` (line breaks excluded).
-  private let lines: [Range<Int>]
+  let bytes: TextBytes
+  let index: LineIndex
   /// The lines of the book itself, without the PG header and footer (all lines when there are
   /// no markers).
   public let body: Range<Int>
+  /// The bytes of those lines, from the first one's start to the last one's end.
+  public let bodyBytes: Range<Int>
+  /// Why the file is not text (NUL bytes, or mostly not UTF-8 at its start), or nil.
+  public let notText: String?
 
   /// How many lines there are in all.
-  public var lineCount: Int { lines.count }
+  public var lineCount: Int { index.lineCount }
+  /// The first byte of the text (after a UTF-8 byte order mark) and its end.
+  public var allBytes: Range<Int> { index.origin..<bytes.count }
 
-  /// Splits `data` into lines (`\n`, `\r\n` and `\r` all end a line) and finds the markers.
+  /// The text in `data` (copied).
   public init(data: Data) {
-    var bytes = [UInt8](data)
-    // A UTF-8 byte order mark would show as a stray character on the first line.
-    if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
-    var lines: [Range<Int>] = []
-    lines.reserveCapacity(bytes.count / 40)
-    bytes.withUnsafeBufferPointer { buffer in
-      var start = 0
-      var index = 0
-      let count = buffer.count
-      while index < count {
-        let byte = buffer[index]
-        if byte == 0x0A || byte == 0x0D {
-          lines.append(start..<index)
-          if byte == 0x0D, index + 1 < count, buffer[index + 1] == 0x0A { index += 1 }
-          start = index + 1
-        }
-        index += 1
-      }
-      if start < count { lines.append(start..<count) }
-    }
+    self.init(bytes: TextBytes(data: data))
+  }
+
+  /// The text of the file at `path`, mapped rather than read.
+  public init(contentsOfFile path: String) throws {
+    self.init(bytes: try TextBytes(path: path))
+  }
+
+  init(bytes: TextBytes) {
     self.bytes = bytes
-    self.lines = lines
-    body = Self.findBody(lines.count) { index in
-      String(decoding: bytes[lines[index]], as: UTF8.self)
+    // A UTF-8 byte order mark would show as a stray character on the first line.
+    let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
+    let origin = bytes.count >= 3 && (0..<3).allSatisfy { bytes[$0] == bom[$0] } ? 3 : 0
+    notText = Self.notTextReason(bytes.buffer(origin..<min(bytes.count, origin + 8192)))
+    index = LineIndex(bytes, origin: origin)
+    let found = Self.findBody(bytes, index: index)
+    bodyBytes = found
+    if found.isEmpty {
+      let line = index.lineNumber(of: found.lowerBound, in: bytes)
+      body = line..<line
+    } else {
+      // The last body line's number counts the line ends before its end.
+      body =
+        index.lineNumber(of: found.lowerBound, in: bytes)..<index.lineNumber(
+          of: found.upperBound, in: bytes) + 1
     }
   }
 
-  /// The raw text of line `index` (not sanitised).
-  func rawLine(_ index: Int) -> String {
-    String(decoding: bytes[lines[index]], as: UTF8.self)
+  /// Where line `number` (from 0, clamped to the text) starts.
+  public func offset(ofLine number: Int) -> Int {
+    guard lineCount > 0 else { return index.origin }
+    return index.start(ofLine: min(max(number, 0), lineCount - 1), in: bytes)
   }
 
-  /// Line `index` safe for a terminal: escapes and control characters removed by the
+  /// The bytes of line `number` (line ends excluded).
+  func lineRange(_ number: Int) -> Range<Int> {
+    let start = index.start(ofLine: number, in: bytes)
+    return start..<lineEnd(from: start)
+  }
+
+  /// The first line end (or the end of the text) at or after `start`.
+  func lineEnd(from start: Int) -> Int {
+    var position = start
+    while position < bytes.count, !LineIndex.isLineEnd(bytes[position]) { position += 1 }
+    return position
+  }
+
+  /// The start of the line after the one ending at `end` (a line end's first byte).
+  func nextLineStart(afterEnd end: Int) -> Int {
+    guard end < bytes.count else { return bytes.count }
+    if bytes[end] == 0x0D, end + 1 < bytes.count, bytes[end + 1] == 0x0A { return end + 2 }
+    return end + 1
+  }
+
+  /// The end of the line before the one starting at `start` (which must not be the first).
+  func previousLineEnd(beforeStart start: Int) -> Int {
+    var end = start - 1
+    if bytes[end] == 0x0A, end > index.origin, bytes[end - 1] == 0x0D { end -= 1 }
+    return end
+  }
+
+  /// The raw text of line `number` (not sanitised).
+  func rawLine(_ number: Int) -> String {
+    bytes.string(lineRange(number))
+  }
+
+  /// Line `number` safe for a terminal: escapes and control characters removed by the
   /// ``Sanitizer``, tabs expanded, and the leading indentation (poetry, letters) kept.
-  public func line(_ index: Int) -> String {
-    let raw = rawLine(index)
-    var indent = 0
-    for character in raw {
-      if character == " " {
-        indent += 1
-      } else if character == "\t" {
-        indent += 4 - indent % 4
-      } else {
-        break
-      }
-    }
-    let text = Sanitizer.sanitize(raw)
+  public func line(_ number: Int) -> String {
+    text(of: lineRange(number))
+  }
+
+  /// The line in `range` safe for a terminal, its indentation kept.
+  func text(of range: Range<Int>) -> String {
+    let text = Sanitizer.sanitize(bytes.string(range))
     guard !text.isEmpty else { return "" }
-    return String(repeating: " ", count: min(indent, 40)) + text
+    return String(repeating: " ", count: indent(at: range.lowerBound)) + text
+  }
+
+  /// The indentation, in cells, of the line starting at `start` (at most 40; tabs to 4).
+  func indent(at start: Int) -> Int {
+    var cells = 0
+    var position = start
+    while position < bytes.count, cells < 40 {
+      switch bytes[position] {
+      case 0x20: cells += 1
+      case 0x09: cells += 4 - cells % 4
+      default: return cells
+      }
+      position += 1
+    }
+    return min(cells, 40)
   }
 
   /// Lines folded before the body (the PG header).
   public var foldedHeaderLines: Int { body.lowerBound }
   /// Lines folded after the body (the licence).
   public var foldedFooterLines: Int { lineCount - body.upperBound }
-
-  /// How far the marker search looks from each end.
-  static let markerWindow = 3000
-
-  /// The lines between the START and END markers, without blank lines at either end.
-  static func findBody(_ count: Int, line: (Int) -> String) -> Range<Int> {
-    func isMarker(_ text: String, _ words: [String]) -> Bool {
-      guard text.contains("***") || text.uppercased().hasPrefix("END OF") else { return false }
-      let upper = text.uppercased()
-      guard upper.contains("PROJECT GUTENBERG") else { return false }
-      return words.contains { upper.contains($0) }
-    }
-    var start = 0
-    for index in 0..<min(count, markerWindow)
-    where isMarker(
-      line(index), ["START OF THE PROJECT", "START OF THIS PROJECT", "START OF PROJECT"])
-    {
-      start = index + 1
-      break
-    }
-    var end = count
-    var index = count - 1
-    while index >= max(start, count - markerWindow) {
-      let text = line(index)
-      if isMarker(text, ["END OF THE PROJECT", "END OF THIS PROJECT", "END OF PROJECT"]) {
-        end = index
-      }
-      index -= 1
-    }
-    while start < end, line(start).allSatisfy(\.isWhitespace) { start += 1 }
-    while end > start, line(end - 1).allSatisfy(\.isWhitespace) { end -= 1 }
-    return start..<end
-  }
 }

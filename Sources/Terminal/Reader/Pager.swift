@@ -1,8 +1,11 @@
 import Foundation
 
-/// A line-mode pager over a ``BookText``: a page of terminal height, next and previous pages,
-/// jumps to a percentage or a line, and forward search. Positions are line indexes of the
-/// book's text, so they stay valid whatever the width.
+/// A line-mode pager over a ``BookText`` that pages by display rows: a page is `height`
+/// wrapped rows, whatever the length of the source lines, so no text is ever skipped.
+///
+/// The position is the byte offset of the first row shown, so it does not depend on the width:
+/// drawn at another width, the page starts with the row holding that offset, and the first word
+/// on screen stays on screen.
 public struct Pager: Sendable {
   /// The book.
   public let text: BookText
@@ -10,16 +13,18 @@ public struct Pager: Sendable {
   public var title: String
   /// Cells per line.
   public var width: Int
-  /// Lines of text per page (the status line comes on top of these).
+  /// Rows of text per page (the status line comes on top of these).
   public var height: Int
   /// Show the PG header and licence too.
   public var raw: Bool
-  /// The first line shown (an index into the text).
-  public private(set) var top: Int
+  /// The byte offset of the first row shown.
+  public internal(set) var top: Int
   /// The last search, for `n` to repeat.
-  public private(set) var lastSearch: String?
+  public internal(set) var lastSearch: String?
+  /// The bytes of the match the last search moved to, marked on the page.
+  public internal(set) var match: Range<Int>?
 
-  /// A pager at `top` (clamped into the visible lines).
+  /// A pager at byte offset `top` (moved into the visible text).
   public init(
     text: BookText, title: String, width: Int, height: Int, raw: Bool = false, top: Int? = nil
   ) {
@@ -29,126 +34,162 @@ public struct Pager: Sendable {
     self.height = max(3, height)
     self.raw = raw
     self.top = 0
-    self.top = clamp(top ?? visible.lowerBound)
+    self.top = rowStart(containing: top ?? visible.lowerBound)
   }
 
-  /// The lines that can be shown: all of them with `raw`, else the body.
-  public var visible: Range<Int> { raw ? 0..<text.lineCount : text.body }
+  /// The bytes that can be shown: all of them with `raw`, else the body.
+  public var visible: Range<Int> { raw ? text.allBytes : text.bodyBytes }
 
-  private func clamp(_ line: Int) -> Int {
-    guard !visible.isEmpty else { return visible.lowerBound }
-    return min(max(line, visible.lowerBound), visible.upperBound - 1)
+  /// The lines that can be shown.
+  public var visibleLines: Range<Int> { raw ? 0..<text.lineCount : text.body }
+
+  /// A row of a wrapped piece.
+  struct Cursor {
+    var piece: TextPiece
+    var rows: [TextRow]
+    var row: Int
+    var start: Int { rows[row].start }
   }
 
-  /// Display lines for one text line, wrapped by display width (indentation kept when it fits).
-  func wrapped(_ index: Int) -> [String] {
-    let line = text.line(index)
-    if line.isEmpty { return [""] }
-    let indent = line.prefix { $0 == " " }.count
-    let prefix = indent < width / 2 ? String(repeating: " ", count: indent) : ""
-    let body = String(line.dropFirst(indent))
-    return TextWrapper.wrap(body, toCells: width, firstPrefix: prefix, prefix: prefix)
+  /// The row holding byte `offset`.
+  func cursor(at offset: Int) -> Cursor {
+    let piece = text.piece(containing: offset, in: visible)
+    let rows = text.rows(of: piece, width: width)
+    let row = rows.lastIndex { $0.start <= offset } ?? 0
+    return Cursor(piece: piece, rows: rows, row: row)
   }
 
-  /// The current page's lines, and the first text line of the next page.
-  public func page() -> (lines: [String], next: Int) {
-    var lines: [String] = []
-    var index = top
-    while index < visible.upperBound, lines.count < height {
-      let pieces = wrapped(index)
-      // A line taller than a page is cut; it still counts as shown.
-      if lines.count + pieces.count > height, !lines.isEmpty { break }
-      lines += pieces.prefix(height - lines.count)
-      index += 1
+  /// Moves `cursor` one row on; false at the end.
+  func advance(_ cursor: inout Cursor) -> Bool {
+    if cursor.row + 1 < cursor.rows.count {
+      cursor.row += 1
+      return true
     }
-    return (lines, index)
+    guard let next = text.piece(after: cursor.piece, in: visible) else { return false }
+    cursor = Cursor(piece: next, rows: text.rows(of: next, width: width), row: 0)
+    return true
+  }
+
+  /// Moves `cursor` one row back; false at the start.
+  func retreat(_ cursor: inout Cursor) -> Bool {
+    if cursor.row > 0 {
+      cursor.row -= 1
+      return true
+    }
+    guard let previous = text.piece(before: cursor.piece, in: visible) else { return false }
+    let rows = text.rows(of: previous, width: width)
+    cursor = Cursor(piece: previous, rows: rows, row: rows.count - 1)
+    return true
+  }
+
+  /// The start of the row holding `offset` at the current width.
+  func rowStart(containing offset: Int) -> Int {
+    guard !visible.isEmpty else { return visible.lowerBound }
+    return cursor(at: offset).start
+  }
+
+  /// The current page's rows, and the start of the next page's first row (nil at the end).
+  public func page() -> (rows: [TextRow], next: Int?) {
+    guard !visible.isEmpty else { return ([], nil) }
+    var cursor = cursor(at: top)
+    var rows = [cursor.rows[cursor.row]]
+    while rows.count < height {
+      guard advance(&cursor) else { return (rows, nil) }
+      rows.append(cursor.rows[cursor.row])
+    }
+    return (rows, advance(&cursor) ? cursor.start : nil)
   }
 
   /// True when the page shown reaches the end.
-  public var atEnd: Bool { page().next >= visible.upperBound }
+  public var atEnd: Bool { page().next == nil }
 
   /// Moves one page on; false at the end.
   @discardableResult
   public mutating func nextPage() -> Bool {
-    let next = page().next
-    guard next < visible.upperBound else { return false }
+    guard let next = page().next else { return false }
     top = next
+    match = nil
     return true
   }
 
   /// Moves one page back; false at the start.
   @discardableResult
   public mutating func previousPage() -> Bool {
-    guard top > visible.lowerBound else { return false }
-    var used = 0
-    var index = top
-    while index > visible.lowerBound {
-      let count = wrapped(index - 1).count
-      if used + count > height, used > 0 { break }
-      used += count
-      index -= 1
-    }
-    top = index
+    guard !visible.isEmpty else { return false }
+    var cursor = cursor(at: top)
+    var moved = 0
+    while moved < height, retreat(&cursor) { moved += 1 }
+    guard moved > 0 else { return false }
+    top = cursor.start
+    match = nil
     return true
   }
 
   /// Jumps to `percent` (0...100) of the visible text.
   public mutating func go(percent: Double) {
     let fraction = min(max(percent, 0), 100) / 100
-    top = clamp(visible.lowerBound + Int((Double(visible.count) * fraction).rounded(.down)))
+    let offset = visible.lowerBound + Int((Double(visible.count) * fraction).rounded(.down))
+    top = rowStart(containing: min(offset, max(visible.lowerBound, visible.upperBound - 1)))
+    match = nil
   }
 
   /// Jumps to visible line `number` (1-based).
   public mutating func go(line number: Int) {
-    top = clamp(visible.lowerBound + number - 1)
+    guard !visibleLines.isEmpty else { return }
+    let line = min(visibleLines.lowerBound + max(number, 1) - 1, visibleLines.upperBound - 1)
+    top = rowStart(containing: text.index.start(ofLine: line, in: text.bytes))
+    match = nil
   }
 
-  /// The line number (1-based, within the visible text) of the top line.
-  public var lineNumber: Int { top - visible.lowerBound + 1 }
+  /// Jumps to byte `offset` (the row holding it comes first).
+  public mutating func go(offset: Int) {
+    top = rowStart(containing: offset)
+    match = nil
+  }
 
-  /// How far through the visible text the top line is, 0...100.
+  /// The line (from 0, counting every line of the text) holding the first row.
+  public var topLine: Int { text.index.lineNumber(of: top, in: text.bytes) }
+
+  /// The line number (1-based, within the visible text) of the first row.
+  public var lineNumber: Int { topLine - visibleLines.lowerBound + 1 }
+
+  /// How far through the visible text the first row is, 0...100.
   public var percent: Int {
     guard visible.count > 0 else { return 100 }
     return Int(Double(top - visible.lowerBound) * 100 / Double(visible.count))
   }
 
-  /// Finds `word` (case- and accent-insensitive) after the top line and moves there; false when
-  /// it is not found (the position is kept).
-  public mutating func search(_ word: String) -> Bool {
-    lastSearch = word
-    let needle = word.trimmingCharacters(in: .whitespaces)
-    guard !needle.isEmpty else { return false }
-    var index = top + 1
-    while index < visible.upperBound {
-      if text.line(index).range(
-        of: needle, options: [.caseInsensitive, .diacriticInsensitive]) != nil
-      {
-        top = index
-        return true
-      }
-      index += 1
-    }
-    return false
-  }
-
   /// `Title · line 1,234 of 7,000 · 17%`, fitted to the width.
   public var statusLine: String {
     let position =
-      " · line \(TextFormat.grouped(lineNumber)) of \(TextFormat.grouped(visible.count))"
+      " · line \(TextFormat.grouped(lineNumber)) of \(TextFormat.grouped(visibleLines.count))"
       + " · \(percent)%"
     let room = max(8, width - DisplayWidth.cells(position))
     return DisplayWidth.truncate(Sanitizer.sanitize(title), toCells: room) + position
   }
 
   /// The keys, for the prompt line.
-  public static let keys = "Enter/n next · p prev · g N% or g LINE · /word, then n · q quit"
+  public static let keys =
+    "Enter/n next · p prev · g N% or g LINE · /word, then n · toc, toc N · q quit"
 }
 
 extension Pager: LineRendering {
-  /// The current page at `width` and its status line.
+  /// The current page at `width` (the search match marked) and its status line.
   public func lines(width: Int, style: Style) -> [String] {
     var copy = self
     copy.width = max(20, width)
-    return copy.page().lines + [style.dim(copy.statusLine)]
+    let (rows, next) = copy.page()
+    var lines: [String] = []
+    for (number, row) in rows.enumerated() {
+      let end = number + 1 < rows.count ? rows[number + 1].start : (next ?? visible.upperBound)
+      if let match, let word = lastSearch, match.lowerBound < max(end, row.start + 1),
+        match.upperBound > row.start
+      {
+        lines += Self.mark(word, in: row.text, width: copy.width, style: style)
+      } else {
+        lines.append(row.text)
+      }
+    }
+    return lines + [style.dim(copy.statusLine)]
   }
 }

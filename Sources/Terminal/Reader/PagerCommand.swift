@@ -14,6 +14,10 @@ public enum PagerCommand: Sendable, Hashable {
   case search(String)
   /// `n` after a search: the next match.
   case again
+  /// `toc`: the table of contents.
+  case contents
+  /// `toc 3`: go to entry 3 of the table of contents.
+  case contentsEntry(Int)
   /// `q`.
   case quit
   /// `?` or `h`.
@@ -34,9 +38,15 @@ public enum PagerCommand: Sendable, Hashable {
     case "p", "b": return .previous
     case "q", "quit": return .quit
     case "?", "h", "help": return .help
+    case "toc", "contents": return .contents
     default: break
     }
     let words = text.split(separator: " ", omittingEmptySubsequences: true)
+    if words.first?.lowercased() == "toc", words.count == 2, let number = Int(words[1]),
+      number > 0
+    {
+      return .contentsEntry(number)
+    }
     if words.first?.lowercased() == "g", words.count == 2 {
       let argument = words[1]
       if argument.hasSuffix("%"), let value = Double(argument.dropLast()), value >= 0,

@@ -1,0 +1,105 @@
+/// Wrapping a piece into display rows that know where they start in the text.
+extension BookText {
+  /// A word of a piece: its text (sanitised), where it starts, how many bytes of the text it
+  /// came from, and its width.
+  private struct Word {
+    let text: String
+    let start: Int
+    let length: Int
+    let cells: Int
+    /// True when `text` is exactly the bytes (so its characters map to byte offsets).
+    let isExact: Bool
+  }
+
+  /// The rows of `piece` at `width` cells: words wrapped by display width, the line's
+  /// indentation kept when it is under half the width, a word longer than a row cut between
+  /// characters. Every piece has at least one row (a blank line is one empty row).
+  func rows(of piece: TextPiece, width: Int) -> [TextRow] {
+    let indent = indent(at: piece.lineStart)
+    let prefix = indent < width / 2 ? String(repeating: " ", count: indent) : ""
+    var rows: [TextRow] = []
+    var line = prefix
+    var used = prefix.count
+    var hasWord = false
+    var rowStart = piece.range.lowerBound
+    func startRow(at start: Int) {
+      rows.append(TextRow(start: rowStart, text: line))
+      line = prefix
+      used = prefix.count
+      hasWord = false
+      rowStart = max(start, rowStart + 1)
+    }
+    forEachWord(in: piece.range) { word in
+      let needed = hasWord ? word.cells + 1 : word.cells
+      if used + needed <= width {
+        if hasWord { line += " " }
+        line += word.text
+        used += needed
+        hasWord = true
+        return
+      }
+      if hasWord { startRow(at: word.start) }
+      if used + word.cells <= width {
+        line += word.text
+        used += word.cells
+        hasWord = true
+        return
+      }
+      // Longer than a row: cut between characters. Offsets inside a word that sanitising
+      // changed are estimated by characters (never past the word's bytes).
+      var consumed = 0
+      for (number, chunk) in DisplayWidth.chunks(word.text, toCells: max(1, width - used))
+        .enumerated()
+      {
+        if number > 0 { startRow(at: word.start + min(consumed, word.length - 1)) }
+        line += chunk
+        used += DisplayWidth.cells(chunk)
+        hasWord = true
+        consumed += word.isExact ? chunk.utf8.count : chunk.unicodeScalars.count
+      }
+    }
+    if hasWord || rows.isEmpty {
+      rows.append(TextRow(start: rowStart, text: hasWord ? line : ""))
+    }
+    return rows
+  }
+
+  /// Calls `body` with each word of `range`, sanitised: escapes and control characters go,
+  /// and a word they leave empty is skipped.
+  private func forEachWord(in range: Range<Int>, _ body: (Word) -> Void) {
+    var position = range.lowerBound
+    let end = range.upperBound
+    while position < end {
+      while position < end, Self.isSpace(bytes[position]) { position += 1 }
+      guard position < end else { break }
+      let start = position
+      var plain = true
+      while position < end, !Self.isSpace(bytes[position]) {
+        let byte = bytes[position]
+        if byte < 0x21 || byte > 0x7E { plain = false }
+        position += 1
+      }
+      let raw = bytes.string(start..<position)
+      if plain {
+        body(
+          Word(
+            text: raw, start: start, length: position - start, cells: raw.utf8.count, isExact: true)
+        )
+        continue
+      }
+      let clean = Sanitizer.sanitize(raw)
+      guard !clean.isEmpty else { continue }
+      // Sanitising can turn a no-break space or a line separator into a space: more words.
+      let exact = clean == raw
+      var offset = 0
+      for part in clean.split(separator: " ") {
+        let partStart = start + min(offset, position - start - 1)
+        body(
+          Word(
+            text: String(part), start: partStart, length: position - partStart,
+            cells: DisplayWidth.cells(String(part)), isExact: exact))
+        offset += (exact ? part.utf8.count : part.unicodeScalars.count) + 1
+      }
+    }
+  }
+}

@@ -1,0 +1,94 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The bytes of a text file: mapped read-only from disk, so a 50 MB book costs only the pages
+/// that are shown, or copied from `Data` (small texts, tests).
+///
+/// `@unchecked Sendable` is safe: the bytes are never written after `init` (a `PROT_READ`
+/// mapping, or a private copy nobody else holds), and they live until `deinit`.
+final class TextBytes: @unchecked Sendable {
+  /// The first byte, nil when there are none.
+  let base: UnsafePointer<UInt8>?
+  /// How many bytes there are.
+  let count: Int
+  private let mapped: Bool
+
+  /// A private copy of `data`.
+  init(data: Data) {
+    count = data.count
+    mapped = false
+    guard count > 0 else {
+      base = nil
+      return
+    }
+    let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: count)
+    data.copyBytes(to: buffer, count: count)
+    base = UnsafePointer(buffer)
+  }
+
+  /// The file at `path`, mapped read-only.
+  init(path: String) throws {
+    let descriptor = open(path, O_RDONLY)
+    guard descriptor >= 0 else { throw Self.failure(errno) }
+    defer { close(descriptor) }
+    var info = stat()
+    guard fstat(descriptor, &info) == 0 else { throw Self.failure(errno) }
+    count = Int(info.st_size)
+    mapped = true
+    guard count > 0 else {
+      base = nil
+      return
+    }
+    guard let address = mmap(nil, count, PROT_READ, MAP_PRIVATE, descriptor, 0),
+      address != MAP_FAILED
+    else { throw Self.failure(errno) }
+    base = UnsafePointer(address.assumingMemoryBound(to: UInt8.self))
+  }
+
+  deinit {
+    guard let base else { return }
+    if mapped {
+      munmap(UnsafeMutableRawPointer(mutating: base), count)
+    } else {
+      UnsafeMutablePointer(mutating: base).deallocate()
+    }
+  }
+
+  /// The byte at `index` (which must be in `0..<count`).
+  @inline(__always) subscript(index: Int) -> UInt8 { base.unsafelyUnwrapped[index] }
+
+  /// The bytes in `range`, for decoding.
+  func buffer(_ range: Range<Int>) -> UnsafeBufferPointer<UInt8> {
+    guard let base, !range.isEmpty else { return UnsafeBufferPointer(start: nil, count: 0) }
+    return UnsafeBufferPointer(start: base + range.lowerBound, count: range.count)
+  }
+
+  /// The bytes in `range` decoded as UTF-8 (invalid sequences become U+FFFD).
+  func string(_ range: Range<Int>) -> String {
+    String(decoding: buffer(range), as: UTF8.self)
+  }
+
+  /// Tells the kernel the mapped pages in `range` are not needed now: one pass over a 50 MB
+  /// book (the line index) then leaves them in the page cache, not in this process's memory.
+  func release(_ range: Range<Int>) {
+    guard mapped, let base else { return }
+    let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+    let start = (range.lowerBound / page) * page
+    let end = (range.upperBound / page) * page
+    guard end > start else { return }
+    madvise(UnsafeMutableRawPointer(mutating: base + start), end - start, Int32(MADV_DONTNEED))
+  }
+
+  private static func failure(_ code: Int32) -> NSError {
+    NSError(
+      domain: NSPOSIXErrorDomain, code: Int(code),
+      userInfo: [NSLocalizedDescriptionKey: String(cString: strerror(code))])
+  }
+}
