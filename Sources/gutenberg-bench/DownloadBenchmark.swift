@@ -52,6 +52,9 @@ enum DownloadBenchmark {
     var environment = BenchRun.cleanEnvironment
     var curlTrust: [String] = []
     if let authority {
+      // CURL_CA_BUNDLE would win over SSL_CERT_FILE (as in curl), and some machines export it
+      // for the system's bundle.
+      environment["CURL_CA_BUNDLE"] = nil
       environment["SSL_CERT_FILE"] = authority.certificatePath
       curlTrust = ["--cacert", authority.certificatePath]
     }

@@ -137,11 +137,12 @@ extension GutenbergApp {
       if let problem = done.recordProblem {
         output.printError("warning: not recorded in the library: \(problem.description)")
       }
-      if let result = done.result, let line = progress?.finish(size: result.size) {
-        output.printError("Saved \(line)")
-      }
-      // Notes are for a person watching; a pipe gets only the path (on standard output).
+      // The final line is made (and the progress line cleared) first; notes, for a person
+      // watching, say how the file came to be (resumed, fetched again) before the line that
+      // it is saved. A pipe gets only the path (on standard output).
+      let saved = done.result.flatMap { progress?.finish(size: $0.size) }
       if !quiet, output.errorIsTerminal { printNote(done) }
+      if let saved { output.printError("Saved \(saved)") }
       return .success(done.entry)
     case .failure(let thrown):
       progress?.clear()
