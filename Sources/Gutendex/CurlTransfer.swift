@@ -12,10 +12,10 @@ import Synchronization
 /// whatever the body's size or the reader's pace.
 final class CurlTransfer: Sendable {
   /// Bytes held for the reader before the transfer is paused.
-  static let highWater = 1_048_576
+  static let highWater = 2 * 1_048_576
   /// A reader that is waiting gets what is there once this much has come in (or at once, at the
   /// end of each round of the engine's loop).
-  static let handOver = 256 * 1024
+  static let handOver = 512 * 1024
 
   let url: URL
   let timeout: Duration
@@ -262,6 +262,10 @@ final class CurlTransfer: Sendable {
       if state.pending.count >= Self.highWater {
         state.paused = true
         return (gb_writefunc_pause(), nil)
+      }
+      if state.pending.isEmpty {
+        // One allocation per batch: growing from nothing by doubling copied every byte again.
+        state.pending.reserveCapacity(Self.highWater + bytes.count)
       }
       state.pending.append(bytes.bindMemory(to: UInt8.self))
       state.lastActivity = .now
