@@ -12,10 +12,10 @@ import Synchronization
 /// whatever the body's size or the reader's pace.
 final class CurlTransfer: Sendable {
   /// Bytes held for the reader before the transfer is paused.
-  static let highWater = 2 * 1_048_576
+  static let highWater = 1_048_576
   /// A reader that is waiting gets what is there once this much has come in (or at once, at the
   /// end of each round of the engine's loop).
-  static let handOver = 512 * 1024
+  static let handOver = 256 * 1024
 
   let url: URL
   let timeout: Duration

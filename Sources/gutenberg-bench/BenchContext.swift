@@ -43,4 +43,16 @@ struct BenchContext: Sendable {
       dataDirectory: dataDirectory,
       cacheDirectory: dataDirectory.appendingPathComponent("cache", isDirectory: true))
   }
+
+  /// bench-hello's peak RSS over three runs: the baseline of every memory figure.
+  func helloPeaks() async throws -> Samples {
+    var hello = Samples()
+    for _ in 0..<3 {
+      let outcome = try await BenchRun(
+        executable: binaries.hello, arguments: ["--linger"]
+      ).run(timeout: .seconds(10))
+      hello.append(outcome.peakRSS)
+    }
+    return hello
+  }
 }

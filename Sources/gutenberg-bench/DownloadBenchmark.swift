@@ -103,13 +103,7 @@ enum DownloadBenchmark {
       peaks.append(outcome.peakRSS)
       try? FileManager.default.removeItem(atPath: saved)
     }
-    var hello = Samples()
-    for _ in 0..<3 {
-      let outcome = try await BenchRun(
-        executable: context.binaries.hello, arguments: ["--linger"]
-      ).run(timeout: .seconds(10))
-      hello.append(outcome.peakRSS)
-    }
+    let hello = try await context.helloPeaks()
     let megabytes = Double(size) / 1_048_576
     return [
       ResultRow(

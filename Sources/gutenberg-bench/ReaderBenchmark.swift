@@ -35,13 +35,7 @@ enum ReaderBenchmark {
     let size = context.scale < 1 ? 20 * 1_048_576 : 50 * 1_048_576
     let runs = context.count(10, minimum: 3)
     let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
-    var hello = Samples()
-    for _ in 0..<3 {
-      let outcome = try await BenchRun(
-        executable: context.binaries.hello, arguments: ["--linger"]
-      ).run(timeout: .seconds(10))
-      hello.append(outcome.peakRSS)
-    }
+    let hello = try await context.helloPeaks()
     var rows: [ResultRow] = []
     for shape in Shape.allCases {
       let file = context.scratch.appendingPathComponent("reader-\(shape == .oneLine ? 1 : 2).txt")

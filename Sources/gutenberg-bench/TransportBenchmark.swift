@@ -37,7 +37,7 @@ enum TransportBenchmark {
       rates.append(Double(size) / 1_048_576 / outcome.seconds)
       try? FileManager.default.removeItem(atPath: target)
     }
-    let hello = try await helloPeaks(context)
+    let hello = try await context.helloPeaks()
     return [
       ResultRow(
         figure: "10. peak RSS, \(size / 1_048_576) MB to a disk syncing each piece",
@@ -88,18 +88,6 @@ enum TransportBenchmark {
         note: "chunked and close-delimited alternately; the client refuses at 8 MiB and the "
           + "transfer stops: what is over the limit is what the sockets' buffers held")
     ]
-  }
-
-  /// bench-hello's peak RSS, three runs.
-  static func helloPeaks(_ context: BenchContext) async throws -> Samples {
-    var hello = Samples()
-    for _ in 0..<3 {
-      let outcome = try await BenchRun(
-        executable: context.binaries.hello, arguments: ["--linger"]
-      ).run(timeout: .seconds(10))
-      hello.append(outcome.peakRSS)
-    }
-    return hello
   }
 
   /// The child of figure 10: downloads `url` through the production transport into `path`,

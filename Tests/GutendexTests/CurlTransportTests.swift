@@ -74,12 +74,12 @@ import Testing
     let (server, url) = try await fileServer(size: size)
     defer { Task { await server.stop() } }
     let response = try await CurlTransport().open(
-      HTTPRequest(url: url, timeout: .seconds(1)))
+      HTTPRequest(url: url, timeout: .seconds(2)))
     var received = Data()
     for try await piece in response.body {
       if received.isEmpty {
-        // Three times the timeout: the transfer is paused meanwhile, not silent.
-        try await Task.sleep(for: .seconds(3))
+        // More than twice the timeout: the transfer is paused meanwhile, not silent.
+        try await Task.sleep(for: .seconds(5))
       }
       received.append(piece)
     }
