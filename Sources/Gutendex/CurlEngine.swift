@@ -10,15 +10,17 @@ import Synchronization
 /// queue work and call `curl_multi_wakeup`, the one multi-handle call libcurl allows from any
 /// thread; everything else happens on the engine's thread.
 final class CurlEngine: Sendable {
-  /// The process's engine.
+  /// The process's engine; nil when libcurl cannot make a multi handle (out of memory), which
+  /// every request then reports as an error instead of crashing.
   static let shared = CurlEngine()
 
   private let multi: MultiHandle
   private let inbox = Mutex<[CurlTransfer]>([])
 
-  private init() {
+  private init?() {
     curl_global_init(Int(CURL_GLOBAL_DEFAULT))
-    multi = MultiHandle(curl_multi_init())
+    guard let pointer = curl_multi_init() else { return nil }
+    multi = MultiHandle(pointer)
     let thread = Thread { [self] in run() }
     thread.name = "gutenberg.curl"
     thread.stackSize = 1 << 20
@@ -100,9 +102,7 @@ final class CurlEngine: Sendable {
   private final class MultiHandle: @unchecked Sendable {
     let pointer: UnsafeMutableRawPointer
 
-    init(_ pointer: UnsafeMutableRawPointer?) {
-      // Without a multi handle nothing could be sent; libcurl fails here only out of memory.
-      guard let pointer else { fatalError("libcurl could not make a multi handle") }
+    init(_ pointer: UnsafeMutableRawPointer) {
       self.pointer = pointer
     }
   }

@@ -185,7 +185,7 @@ final class CurlTransfer: Sendable {
     }
     head?.resume(throwing: GutendexError.cancelled(url: url))
     reader?.resume(throwing: GutendexError.cancelled(url: url))
-    if wasActive { CurlEngine.shared.wake() }
+    if wasActive { CurlEngine.shared?.wake() }
   }
 
   var isCancelled: Bool { state.withLock { $0.cancelled } }
@@ -257,7 +257,8 @@ final class CurlTransfer: Sendable {
 
   /// Bytes of the body from libcurl: taken, or refused for now (the transfer pauses).
   func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Int {
-    let (taken, reader) = state.withLock { state -> (Int, CheckedContinuation<Data?, any Error>?) in
+    let (taken, handOff) = state.withLock {
+      state -> (Int, (CheckedContinuation<Data?, any Error>, Data)?) in
       if state.cancelled || state.finished != nil { return (0, nil) }
       if state.pending.count >= Self.highWater {
         state.paused = true
@@ -274,17 +275,11 @@ final class CurlTransfer: Sendable {
         return (bytes.count, nil)
       }
       state.reader = nil
-      return (bytes.count, reader)
-    }
-    if let reader { reader.resume(returning: takePending()) }
-    return taken
-  }
-
-  private func takePending() -> Data {
-    state.withLock { state in
       defer { state.pending = Data() }
-      return state.pending
+      return (bytes.count, (reader, state.pending))
     }
+    if let (reader, piece) = handOff { reader.resume(returning: piece) }
+    return taken
   }
 
   /// After each round of the loop: hands a waiting reader what has come, and says whether the
@@ -345,12 +340,12 @@ final class CurlTransfer: Sendable {
 
   /// Ends the transfer: nil for success. The first ending counts.
   func finish(_ outcome: GutendexError?) {
-    let (head, reader, piece) = state.withLock {
+    let (head, reader, piece, failure) = state.withLock {
       state -> (
         CheckedContinuation<StreamedResponse, any Error>?, CheckedContinuation<Data?, any Error>?,
-        Data?
+        Data?, GutendexError?
       ) in
-      guard state.finished == nil else { return (nil, nil, nil) }
+      guard state.finished == nil else { return (nil, nil, nil, nil) }
       var outcome = outcome
       if outcome == nil, !state.headDelivered {
         outcome = .connectionLost(url: url, reason: "no HTTP response")
@@ -365,9 +360,8 @@ final class CurlTransfer: Sendable {
         piece = state.pending
         state.pending = Data()
       }
-      return (state.head, state.reader, piece)
+      return (state.head, state.reader, piece, outcome)
     }
-    let failure = state.withLock { $0.finished ?? nil }
     head?.resume(
       throwing: failure ?? GutendexError.connectionLost(url: url, reason: "no HTTP response"))
     if let reader {
@@ -438,7 +432,9 @@ final class CurlTransfer: Sendable {
     }
 
     func next() async throws -> Data? {
-      try await transfer.nextPiece(engine: CurlEngine.shared)
+      // A transfer exists only once the engine has started, so the engine is there.
+      guard let engine = CurlEngine.shared else { return nil }
+      return try await transfer.nextPiece(engine: engine)
     }
 
     func cancel() {

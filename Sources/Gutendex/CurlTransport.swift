@@ -41,7 +41,10 @@ public final class CurlTransport: Requestable {
 
   /// Sends `request`; returns once the head is here, the body streaming behind it.
   public func open(_ request: HTTPRequest) async throws -> StreamedResponse {
+    guard let engine = CurlEngine.shared else {
+      throw GutendexError.invalidRequest(reason: "libcurl could not start (out of memory)")
+    }
     let transfer = try CurlTransfer(request, settings: settings)
-    return try await transfer.start(on: CurlEngine.shared)
+    return try await transfer.start(on: engine)
   }
 }

@@ -157,13 +157,23 @@ public final class GutendexDouble: Requestable {
   /// The error the production transport throws for a refused connection, named for `url`.
   static func refusal(for url: URL) async -> GutendexError {
     let refused = URL(string: "http://127.0.0.1:1/")!
+    let outcome: Result<HTTPResponse, any Error>
     do {
-      _ = try await CurlTransport().send(HTTPRequest(url: refused, timeout: .seconds(5)))
-    } catch let error as GutendexError {
-      if case .unreachable(_, let reason) = error { return .unreachable(url: url, reason: reason) }
+      outcome = .success(
+        try await CurlTransport().send(HTTPRequest(url: refused, timeout: .seconds(5))))
+    } catch {
+      outcome = .failure(error)
+    }
+    switch outcome {
+    case .failure(GutendexError.unreachable(_, let reason)):
+      return .unreachable(url: url, reason: reason)
+    case .failure(let error as GutendexError):
       return error
-    } catch {}
-    return .unreachable(url: url, reason: "port 1 of this machine answered")
+    case .failure(let error):
+      return .unreachable(url: url, reason: "\(error)")
+    case .success:
+      return .unreachable(url: url, reason: "port 1 of this machine answered")
+    }
   }
 
   /// Records the request, then holds, fails, scripts or lets the engine answer it.
