@@ -9,7 +9,12 @@ import Gutendex
 public final class FavoritesStore: Sendable {
   /// The SQLite file.
   public let databaseURL: URL
-  let pool: DatabasePool
+  let pool: any DatabaseWriter
+  /// True when the file (or its directory) cannot be written: it is read as it is, and every
+  /// write fails with ``StoreError/notWritable(path:)``.
+  public let isReadOnly: Bool
+  /// Refuses writes to a damaged file (shared with the ``Library`` in the same file).
+  let integrity: IntegrityCheck? = IntegrityCheck()
 
   /// Opens (creating with mode 0700 directories as needed) `<data>/favorites.sqlite`.
   public convenience init(location: StoreLocation) throws(StoreError) {
@@ -20,7 +25,9 @@ public final class FavoritesStore: Sendable {
   /// Opens (creating and migrating as needed) the favourites database at `databaseURL`.
   public init(databaseURL: URL) throws(StoreError) {
     self.databaseURL = databaseURL.standardizedFileURL
-    pool = try StoreDatabase.openPool(self.databaseURL, schema: Self.schema)
+    let opened = try StoreDatabase.open(self.databaseURL, schema: Self.schema)
+    pool = opened.writer
+    isReadOnly = opened.readOnly
   }
 
   /// Adds `book`; returns true if it was not a favourite. An existing favourite keeps its
@@ -71,6 +78,44 @@ public final class FavoritesStore: Sendable {
       try Self.insert(book, addedAt: addedAt, db)
       return true
     }
+  }
+
+  /// Flips each book in turn, all in one transaction (so observers hear one change); returns
+  /// the ids that are favourites afterwards. A book listed twice is flipped twice.
+  public func toggle(_ books: [Book], at date: Date = Date()) throws(StoreError) -> Set<Int> {
+    let addedAt = StoreTimestamp.milliseconds(date)
+    return try writing { db in
+      var now: Set<Int> = []
+      for book in books {
+        if try Self.exists(book.id, db) {
+          try db.execute(sql: "DELETE FROM favorite WHERE id = ?", arguments: [book.id])
+          now.remove(book.id)
+        } else {
+          try Self.insert(book, addedAt: addedAt, db)
+          now.insert(book.id)
+        }
+      }
+      return now
+    }
+  }
+
+  /// Removes the favourites with these ids in one transaction; returns how many there were.
+  @discardableResult
+  public func remove(ids: [Int]) throws(StoreError) -> Int {
+    try writing { db in
+      var removed = 0
+      for id in Set(ids) {
+        try db.execute(sql: "DELETE FROM favorite WHERE id = ?", arguments: [id])
+        removed += db.changesCount
+      }
+      return removed
+    }
+  }
+
+  /// Closes the file's connections (SQLite checkpoints and removes the WAL when it is the
+  /// last); any later call fails. Closing twice does nothing.
+  package func close() {
+    closeLast(pool)
   }
 
   /// The subset of `ids` that are favourites.

@@ -6,12 +6,14 @@ import GRDB
 public final class Library: Sendable {
   /// The SQLite file.
   public let databaseURL: URL
-  let pool: DatabasePool
+  let pool: any DatabaseWriter
+  let integrity: IntegrityCheck?
 
   /// The library in the same file as `favorites`.
   public init(favorites: FavoritesStore) {
     databaseURL = favorites.databaseURL
     pool = favorites.pool
+    integrity = favorites.integrity
   }
 
   /// Records a finished download, replacing an earlier one of the same book and format.

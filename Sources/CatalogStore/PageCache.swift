@@ -14,7 +14,10 @@ public final class PageCache: Sendable {
   public let maxEntries: Int
   /// Entries older than this are neither returned nor kept.
   public let maxAge: TimeInterval
-  let pool: DatabasePool
+  let pool: any DatabaseWriter
+  /// True when the file (or its directory) cannot be written: it is read as it is, and every
+  /// write fails with ``StoreError/notWritable(path:)``.
+  public let isReadOnly: Bool
 
   /// Opens (creating with mode 0700 directories as needed) `<cache>/pages.sqlite`.
   public convenience init(
@@ -31,7 +34,15 @@ public final class PageCache: Sendable {
     self.databaseURL = databaseURL.standardizedFileURL
     self.maxEntries = max(0, maxEntries)
     self.maxAge = maxAge.isNaN ? 0 : max(0, maxAge)
-    pool = try StoreDatabase.openPool(self.databaseURL, schema: Self.schema)
+    let opened = try StoreDatabase.open(self.databaseURL, schema: Self.schema)
+    pool = opened.writer
+    isReadOnly = opened.readOnly
+  }
+
+  /// Closes the file's connections (SQLite checkpoints and removes the WAL when it is the
+  /// last); any later call fails. Closing twice does nothing.
+  package func close() {
+    closeLast(pool)
   }
 
   /// Stores `page` as the answer to `query` (at `query.page`), replacing any older copy.

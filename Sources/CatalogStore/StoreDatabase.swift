@@ -33,32 +33,114 @@ enum StoreDatabase {
   /// How long a writer waits for another connection or process to finish its transaction.
   static let busyTimeout: TimeInterval = 30
 
-  /// Opens (creating and migrating as needed) the database at `url`.
-  static func openPool(_ url: URL, schema: Schema) throws(StoreError) -> DatabasePool {
+  /// What ``open(_:schema:)`` opened.
+  struct Opened {
+    /// The connection(s) to the file.
+    var writer: any DatabaseWriter
+    /// True when the file or its directory cannot be written: opened to read only.
+    var readOnly: Bool
+  }
+
+  /// Opens (creating and migrating as needed) the database at `url`; when the file or its
+  /// directory cannot be written, opens it to read only, so what writes nothing still works.
+  static func open(_ url: URL, schema: Schema) throws(StoreError) -> Opened {
     let url = url.standardizedFileURL
     let path = url.path
     let directory = url.deletingLastPathComponent()
     try createDirectory(directory)
+    let directoryWritable = access(directory.path, W_OK) == 0
     if !exists(path) {
-      guard access(directory.path, W_OK) == 0 else {
-        throw .notWritable(path: directory.path)
+      // Nothing to read, and nowhere to create it: an empty store that refuses writes.
+      guard directoryWritable else {
+        return Opened(writer: try emptyReadOnly(path: path, schema: schema), readOnly: true)
       }
       try createFresh(at: url, schema: schema)
     }
     try checkExisting(path, schema: schema)
+    if !directoryWritable || access(path, W_OK) != 0 {
+      return Opened(writer: try openReadOnly(path: path, schema: schema), readOnly: true)
+    }
+    return Opened(writer: try openPool(url, schema: schema), readOnly: false)
+  }
+
+  /// Opens (migrating as needed) the writable database at `url`.
+  static func openPool(_ url: URL, schema: Schema) throws(StoreError) -> DatabasePool {
+    let path = url.path
     do {
       let pool = try DatabasePool(path: path, configuration: configuration(schema))
-      // The header check above can be stale while another connection's first transaction is
-      // still only in the WAL; SQLite itself sees the current application id and tables.
-      let foreign = try pool.read { db in
-        let id = try Int64.fetchOne(db, sql: "PRAGMA application_id") ?? 0
-        if UInt32(truncatingIfNeeded: id) == schema.applicationID { return false }
-        if id != 0 { return true }
-        return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master") != 0
-      }
-      if foreign { throw StoreError.corrupt(path: path) }
+      try checkOwnership(pool, schema: schema, path: path)
       try schema.migrator().migrate(pool)
       return pool
+    } catch {
+      throw mapError(error, path: path)
+    }
+  }
+
+  /// The header check can be stale while another connection's first transaction is still
+  /// only in the WAL; SQLite itself sees the current application id and tables.
+  private static func checkOwnership(
+    _ reader: any DatabaseReader, schema: Schema, path: String
+  ) throws {
+    let foreign = try reader.read { db in
+      let id = try Int64.fetchOne(db, sql: "PRAGMA application_id") ?? 0
+      if UInt32(truncatingIfNeeded: id) == schema.applicationID { return false }
+      if id != 0 { return true }
+      return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master") != 0
+    }
+    if foreign { throw StoreError.corrupt(path: path) }
+  }
+
+  /// The file at `path`, which this process may not write, opened to read only.
+  ///
+  /// SQLite reads a WAL database only where it can create the `-shm` file, unless the file is
+  /// opened as immutable; so a file closed cleanly (no WAL left) is opened immutable, and one
+  /// whose WAL is still there (its last writer was killed) is read through that WAL.
+  private static func openReadOnly(path: String, schema: Schema) throws(StoreError)
+    -> DatabaseQueue
+  {
+    var configuration = configuration(schema)
+    configuration.readonly = true
+    let wal = (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size]) as? Int
+    let target: String
+    if (wal ?? 0) > 0 {
+      target = path
+    } else {
+      // SQLite reads `file:` URIs (Debian's and Apple's builds enable SQLITE_USE_URI).
+      var components = URLComponents()
+      components.scheme = "file"
+      components.path = path
+      components.queryItems = [URLQueryItem(name: "immutable", value: "1")]
+      target = components.string ?? path
+    }
+    do {
+      let queue = try DatabaseQueue(path: target, configuration: configuration)
+      try checkOwnership(queue, schema: schema, path: path)
+      // An older file needs its migration written first: that is a write it cannot have.
+      let current = try queue.read { db in try schema.migrator().hasCompletedMigrations(db) }
+      guard current else { throw StoreError.notWritable(path: path) }
+      return queue
+    } catch {
+      throw mapError(error, path: path)
+    }
+  }
+
+  /// An empty store that refuses writes: the state of a data directory that holds no file yet
+  /// and cannot be written. It is built in a temporary file, then opened to read only and
+  /// unlinked at once (the open connection keeps it; nothing is left behind). Not in memory:
+  /// SQLite cannot open an in-memory database read-only, and GRDB resets `query_only`.
+  private static func emptyReadOnly(path: String, schema: Schema) throws(StoreError)
+    -> DatabaseQueue
+  {
+    let temporary = FileManager.default.temporaryDirectory
+      .appendingPathComponent("gutenberg-empty-\(UUID().uuidString).sqlite").path
+    defer { unlink(temporary) }
+    do {
+      let builder = try DatabaseQueue(path: temporary, configuration: configuration(schema))
+      try schema.migrator().migrate(builder)
+      try builder.close()
+      var configuration = configuration(schema)
+      configuration.readonly = true
+      return try DatabaseQueue(path: temporary, configuration: configuration)
     } catch {
       throw mapError(error, path: path)
     }
@@ -191,10 +273,6 @@ enum StoreDatabase {
       guard applicationID == schema.applicationID || (applicationID == 0 && pageCount <= 1)
       else { throw .corrupt(path: path) }
     }
-    guard access(path, W_OK) == 0 else { throw .notWritable(path: path) }
-    let directory = (path as NSString).deletingLastPathComponent
-    // WAL mode needs to create `-wal` and `-shm` files beside the database.
-    guard access(directory, W_OK) == 0 else { throw .notWritable(path: directory) }
   }
 
   private static func bigEndian(_ bytes: ArraySlice<UInt8>) -> UInt32 {

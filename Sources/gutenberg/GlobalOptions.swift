@@ -66,7 +66,11 @@ struct GlobalOptions: ParsableArguments {
     let output = TerminalOutput.standard(color: options.color)
     do {
       let app = try await GutenbergApp(options: options, output: output)
-      return await body(app)
+      let status = await body(app)
+      // The stores are closed before the process ends, so SQLite checkpoints and removes
+      // its WAL instead of leaving it for the next run (process exit runs no deinit).
+      await app.close()
+      return status
     } catch {
       output.printError("error: \(error.message)")
       return error.status

@@ -411,12 +411,17 @@ struct BrowserFavoritesTests {
     #expect(model.current.items[0].isFavorite)
   }
 
+  /// Another connection to the file (to SQLite, the same as another process) adds a
+  /// favourite: the store's poll announces it and the row's flag follows, with no action.
   @Test func flagsFollowChangesMadeElsewhere() async throws {
     let book = model.current.items[4].book
-    _ = try harness.reopenFavorites().add(book)
     #expect(model.current.items[4].isFavorite == false)
-    await model.reloadFavoriteFlags()
+    _ = try harness.reopenFavorites().add(book)
+    await waitUntil(model.observe) { $0.items[4].isFavorite }
     #expect(model.current.items[4].isFavorite)
+    _ = try harness.reopenFavorites().remove(id: book.id)
+    await waitUntil(model.observe) { !$0.items[4].isFavorite }
+    #expect(model.current.items.filter(\.isFavorite).isEmpty)
   }
 
   @Test func rowsOnAnEmptyScreenAreNoSuchRow() async throws {

@@ -1,4 +1,5 @@
 import Foundation
+import GutendexEngine
 import Testing
 
 @testable import TestSupport
@@ -35,6 +36,143 @@ struct StoreFaultTests {
     #expect(try Data(contentsOf: file) == garbage)
     let leftovers = try FileManager.default.contentsOfDirectory(atPath: app.dataDirectory.path)
     #expect(!leftovers.contains { $0.hasPrefix("favorites.sqlite-") }, "\(leftovers)")
+  }
+
+  /// One page in the middle of a real favourites file overwritten: reads that meet it fail,
+  /// and writes (which would only touch other pages) are refused with the same message before
+  /// anything is written, so the file stays byte for byte as it was.
+  @Test func aDamagedPageRefusesWritesAsItRefusesReads() async throws {
+    let app = try Gutenberg()
+    defer { app.cleanUp() }
+    let lines = try Fixture.data("books.jsonl").split(separator: UInt8(ascii: "\n"))
+    let books = app.root.appendingPathComponent("books.json")
+    try (Data("[".utf8) + Data(lines.joined(separator: Data(",".utf8))) + Data("]".utf8))
+      .write(to: books)
+    let imported = try await app.run(["favorites", "import", books.path])
+    try #require(imported.status == 0, "\(imported)")
+    let file = app.dataDirectory.appendingPathComponent("favorites.sqlite")
+    // No -wal is left once the last connection closed: the main file holds everything.
+    var bytes = [UInt8](try Data(contentsOf: file))
+    let pageSize = Int(bytes[16]) << 8 | Int(bytes[17])
+    let listing = try FileManager.default.contentsOfDirectory(atPath: app.dataDirectory.path)
+    try #require(
+      pageSize == 4096 && bytes.count / pageSize > 40, "\(bytes.count) bytes, \(listing)")
+    // A page half-way through the file: a table leaf or overflow page of some favourite.
+    let page = bytes.count / pageSize / 2
+    for index in page * pageSize..<(page + 1) * pageSize { bytes[index] = 0xA5 }
+    try Data(bytes).write(to: file)
+    let damaged = Data(bytes)
+    let message =
+      "error: \(file.path) is not a gutenberg database (file is not SQLite or is damaged); "
+      + "it was left untouched"
+    let engine = try EmbeddedCatalogue.load()
+    let held = Set(lines.compactMap { Self.id(of: $0) })
+    try #require(held.count == lines.count)
+    // The largest id: its row goes to the last leaf, away from the damaged page.
+    let newID = try #require(engine.bookIDs.filter { !held.contains($0) }.max())
+
+    let list = try await app.run(["favorites", "list"])
+    let add = try await app.run(["favorites", "add", String(newID), "--source", "embedded"])
+    let toggle = try await app.run(["--source", "embedded"], input: "f 1\nq\n")
+    for run in [list, add] {
+      #expect(run.status == 65, "\(run)")
+      #expect(run.errLines == [message], "\(run)")
+    }
+    #expect(toggle.unwrapped.contains(message.dropFirst(7)), "\(toggle)")
+    // Opening a pool makes GRDB create and drop a scratch table when no WAL is left (its
+    // issue 102), so the header and a free page may change; the damage and every row may not.
+    let after = try Data(contentsOf: file)
+    let range = page * pageSize..<(page + 1) * pageSize
+    #expect(after.count >= damaged.count)
+    #expect(after[range] == damaged[range], "the damaged page was written to")
+    let json = try #require(engine.bookJSON(id: newID))
+    let title = try #require(
+      (try JSONSerialization.jsonObject(with: json) as? [String: Any])?["title"] as? String)
+    for name in ["favorites.sqlite", "favorites.sqlite-wal"] {
+      let bytes = (try? Data(contentsOf: app.dataDirectory.appendingPathComponent(name))) ?? Data()
+      #expect(bytes.range(of: Data(title.utf8)) == nil, "book \(newID) was written to \(name)")
+    }
+  }
+
+  static func id(of line: Data.SubSequence) -> Int? {
+    (try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any])?["id"] as? Int
+  }
+
+  /// A data directory that cannot be written (mode 0555, the binary run as `nobody` when the
+  /// tests run as root, whom modes do not stop): everything that only reads works with one
+  /// note, a change is refused in one line, and the files stay as they were.
+  @Test func aReadOnlyDataDirectoryStillReads() async throws {
+    var app = try Gutenberg()
+    defer {
+      chmod(app.dataDirectory.path, 0o755)
+      app.cleanUp()
+    }
+    let add = try await app.run(["favorites", "add", "84", "--source", "embedded"])
+    try #require(add.status == 0, "\(add)")
+    let file = app.dataDirectory.appendingPathComponent("favorites.sqlite")
+    let before = try Data(contentsOf: file)
+    for directory in [app.root, app.dataDirectory.appendingPathComponent("cache")] {
+      chmod(directory.path, 0o755)
+    }
+    chmod(app.dataDirectory.appendingPathComponent("cache").path, 0o555)
+    chmod(app.dataDirectory.path, 0o555)
+    if getuid() == 0 {
+      app.wrapper = ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+    }
+    let note =
+      "note: \(app.dataDirectory.path) is read-only: favourites, library and cache are read as "
+      + "they are, and changes are refused"
+
+    let reads = [
+      try await app.run(["list", "--source", "embedded"]),
+      try await app.run(["favorites", "list"]),
+      try await app.run(["show", "84", "--source", "embedded"]),
+      try await app.run(["library"]),
+      try await app.run(["status", "--source", "embedded"]),
+    ]
+    for run in reads {
+      #expect(run.status == 0, "\(run)")
+      #expect(run.errLines == [note], "\(run)")
+    }
+    #expect(reads[0].outLines.count == 32, "\(reads[0])")
+    #expect(reads[1].outLines.map { $0.prefix(3) } == ["84\t"], "\(reads[1])")
+    #expect(reads[2].out.contains("Frankenstein"), "\(reads[2])")
+
+    let write = try await app.run(["favorites", "add", "1342", "--source", "embedded"])
+    #expect(write.status == 1, "\(write)")
+    let refusal =
+      "error: cannot write to \(file.path): it is read-only, or a file is in the way of a directory"
+    #expect(write.errLines == [note, refusal], "\(write)")
+    #expect(try Data(contentsOf: file) == before)
+    let listing = try FileManager.default.contentsOfDirectory(atPath: app.dataDirectory.path)
+    #expect(listing.sorted() == ["cache", "favorites.sqlite"], "\(listing)")
+  }
+
+  /// An import document over the 20 MiB limit is refused whole, from a file or from standard
+  /// input, after reading no more than the limit: nothing imported, memory bounded.
+  @Test func anImportOverTheLimitIsRefusedWhole() async throws {
+    let app = try Gutenberg()
+    defer { app.cleanUp() }
+    let file = app.root.appendingPathComponent("huge.json")
+    // Valid JSON (an empty array padded with spaces): only its size is wrong.
+    var document = Data("[".utf8)
+    document.append(Data(repeating: UInt8(ascii: " "), count: 21 << 20))
+    document.append(Data("]".utf8))
+    try document.write(to: file)
+
+    let fromFile = try await app.run(["favorites", "import", file.path])
+    let fromStandardInput = try await app.run(
+      ["favorites", "import", "-"], inputData: document, timeout: .seconds(60))
+    for (run, source) in [(fromFile, file.path), (fromStandardInput, "stdin")] {
+      #expect(run.status == 65, "\(run)")
+      #expect(
+        run.errLines == [
+          "error: cannot import \(source): size: larger than the 20 MiB import limit (about "
+            + "13,000 favourites; split the file); nothing was imported"
+        ], "\(run)")
+      if let peak = run.exit.sampledPeakKiB { #expect(peak < 128 << 10, "peak \(peak) KiB") }
+    }
+    #expect(try await app.favoriteIDs().isEmpty)
   }
 
   @Test func directoryWhereTheDatabaseShouldBe() async throws {

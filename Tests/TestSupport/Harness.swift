@@ -50,6 +50,8 @@ struct Gutenberg {
   let root: URL
   let dataDirectory: URL
   var extraEnvironment: [String: String] = [:]
+  /// A command the binary is run under (e.g. `setpriv` to run it as another user).
+  var wrapper: [String] = []
 
   init() throws {
     root = FileManager.default.temporaryDirectory.appendingPathComponent(
@@ -80,7 +82,8 @@ struct Gutenberg {
   func start(_ arguments: [String], shellPrefix: String = "") throws -> ChildProcess {
     let script = shellPrefix + #"cd "$1" || exit 127; shift; exec "$@""#
     return try ChildProcess(
-      executable: "/bin/sh", arguments: ["-c", script, "sh", root.path, Self.binary] + arguments,
+      executable: "/bin/sh",
+      arguments: ["-c", script, "sh", root.path] + wrapper + [Self.binary] + arguments,
       environment: environment)
   }
 

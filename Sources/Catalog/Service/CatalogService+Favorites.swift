@@ -20,19 +20,19 @@ extension CatalogService {
   /// Flips the favourite flag of `book`; returns whether it is a favourite now (durable).
   public func toggleFavorite(_ book: Book) async throws(CatalogError) -> Bool {
     let favorites = self.favorites
-    return try await StoreWork.run { () throws(StoreError) in
+    let now = try await StoreWork.run { () throws(StoreError) in
       try favorites.toggle(book)
     }
+    await settleChanges()
+    return now
   }
 
   /// Flips the favourite flag of each book in turn; returns the ids that are favourites now.
   public func toggleFavorites(_ books: [Book]) async throws(CatalogError) -> Set<Int> {
     let favorites = self.favorites
-    return try await StoreWork.run { () throws(StoreError) in
-      var now: Set<Int> = []
-      for book in books where try favorites.toggle(book) { now.insert(book.id) }
-      return now
-    }
+    let now = try await StoreWork.run { () throws(StoreError) in try favorites.toggle(books) }
+    await settleChanges()
+    return now
   }
 
   /// Saves book `id` as a favourite: fetched live, else from a fallback. Returns the book and
@@ -43,17 +43,18 @@ extension CatalogService {
     let added = try await StoreWork.run { () throws(StoreError) in
       try favorites.add(book)
     }
+    await settleChanges()
     return (book, added)
   }
 
   /// Removes the favourites with these ids; returns how many there were.
   public func removeFavorites(ids: [Int]) async throws(CatalogError) -> Int {
     let favorites = self.favorites
-    return try await StoreWork.run { () throws(StoreError) in
-      var removed = 0
-      for id in Set(ids) where try favorites.remove(id: id) { removed += 1 }
-      return removed
+    let removed = try await StoreWork.run { () throws(StoreError) in
+      try favorites.remove(ids: ids)
     }
+    await settleChanges()
+    return removed
   }
 
   /// One page of the favourites in `order` (the page clamped to 1...pageCount), with the count
@@ -106,13 +107,28 @@ extension CatalogService {
     }
   }
 
-  /// Merges an export document, a Gutendex page, or an array of books; all or nothing.
+  /// The largest import document taken, 20 MiB: about 13,000 favourites as exported. The
+  /// document is parsed and checked whole before anything is written (all or nothing), which
+  /// costs about ten times its size in memory; the limit keeps that under 256 MiB.
+  public static let importLimit = 20 << 20
+
+  /// Merges an export document, a Gutendex page, or an array of books; all or nothing. A
+  /// document over ``importLimit`` is refused whole.
   public func importFavorites(_ data: Data, source: String) async throws(CatalogError)
     -> ImportSummary
   {
+    guard data.count <= Self.importLimit else {
+      throw .store(
+        .invalidImport(
+          source: source, location: "size",
+          reason: "larger than the \(Self.importLimit >> 20) MiB import limit "
+            + "(about 13,000 favourites; split the file)"))
+    }
     let favorites = self.favorites
-    return try await StoreWork.run { () throws(StoreError) in
+    let summary = try await StoreWork.run { () throws(StoreError) in
       try favorites.importDocument(data, source: source)
     }
+    await settleChanges()
+    return summary
   }
 }

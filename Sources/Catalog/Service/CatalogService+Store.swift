@@ -37,12 +37,15 @@ extension CatalogService {
   public func recordDownload(_ entry: LibraryEntry) async throws(CatalogError) {
     let library = self.library
     try await StoreWork.run { () throws(StoreError) in try library.record(entry) }
+    await settleChanges()
   }
 
   /// Removes book `id` from the library and returns its rows (the caller deletes the files).
   public func removeDownloads(id: Int) async throws(CatalogError) -> [LibraryEntry] {
     let library = self.library
-    return try await StoreWork.run { () throws(StoreError) in try library.remove(id: id) }
+    let removed = try await StoreWork.run { () throws(StoreError) in try library.remove(id: id) }
+    await settleChanges()
+    return removed
   }
 
   /// Where book `id` was when last read, or nil.

@@ -40,12 +40,19 @@ public final class CatalogService: Sendable {
   /// Why the page cache could not be opened, nil when it is open or was not asked for.
   public let cacheProblem: StoreError?
   let now: @Sendable () -> Date
+  /// The clock the service waits on (the poll for other processes' changes).
+  let clock: any Clock<Duration>
+  /// The changes of the stores, for ``observeChanges(_:)``.
+  let feed: StoreFeed
+  /// How often another process's commits are looked for while someone observes.
+  public static let changePollInterval: Duration = .milliseconds(100)
 
   /// A service over these stores and clients; it owns none of their files' lifetimes.
   public init(
     client: GutendexClient, favorites: FavoritesStore, cache: PageCache?,
     local: LocalCatalogue? = nil, mode: Mode = .automatic, log: RequestLog = RequestLog(),
-    cacheProblem: StoreError? = nil, now: @escaping @Sendable () -> Date = { Date() }
+    cacheProblem: StoreError? = nil, now: @escaping @Sendable () -> Date = { Date() },
+    clock: any Clock<Duration> = ContinuousClock()
   ) {
     var client = client
     let previous = client.observer
@@ -66,6 +73,12 @@ public final class CatalogService: Sendable {
     self.network = NetworkMonitor(mode == .localOnly ? .localOnly : .unknown)
     self.cacheProblem = cacheProblem
     self.now = now
+    self.clock = clock
+    feed = StoreFeed { feed in
+      CatalogService.startWatching(
+        favorites: favorites, cache: cache, clock: clock, interval: Self.changePollInterval,
+        feed: feed)
+    }
   }
 
   /// Opens the stores at `location` off the caller's actor (creating and migrating them may
@@ -87,6 +100,10 @@ public final class CatalogService: Sendable {
       client: client, favorites: favorites, cache: try? cache.get(), local: local, mode: mode,
       cacheProblem: problem)
   }
+
+  /// True when the favourites file (or the data directory) cannot be written: everything that
+  /// only reads works, and every change fails with a clear error.
+  public var isReadOnly: Bool { favorites.isReadOnly }
 
   /// The server this service talks to.
   public var server: URL { client.server }
@@ -216,6 +233,7 @@ public final class CatalogService: Sendable {
     try await StoreWork.run { [books, missing] () throws(StoreError) in
       try favorites.applyRefresh(books: books, missingIDs: missing, at: refreshedAt)
     }
+    await settleChanges()
     return (books.count, missing.count)
   }
 

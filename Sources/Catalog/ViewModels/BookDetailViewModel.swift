@@ -21,12 +21,15 @@ public final class BookDetailViewModel {
   private let state: ObservableState<State>
   /// What the screen shows when an error is dismissed.
   private var lastGoodLoad: LoadState = .idle
+  /// The subscription to the store's changes (the book made a favourite anywhere).
+  private var changes: ObservationToken?
 
   /// Starts empty; call ``load(id:)``.
   public init(service: CatalogService) {
     self.service = service
     state = ObservableState(
       State(book: nil, isFavorite: false, load: .idle, summaryNeedsNetwork: false))
+    subscribe()
   }
 
   /// Starts with a book already at hand (a row of a list), so nothing is fetched from the
@@ -39,6 +42,23 @@ public final class BookDetailViewModel {
         book: book, isFavorite: isFavorite, load: source,
         summaryNeedsNetwork: Self.needsNetwork(book, source: source.source, service)))
     lastGoodLoad = source
+    subscribe()
+  }
+
+  private func subscribe() {
+    changes = service.observeChanges { [weak self] change in
+      guard change.contains(.favorites) else { return }
+      await self?.readFavoriteFlag()
+    }
+  }
+
+  /// Reads the favourite flag again after the store announced a change to the favourites.
+  private func readFavoriteFlag() async {
+    guard let id = current.book?.id,
+      let isFavorite = try? await service.isFavorite(id),
+      isFavorite != current.isFavorite, current.book?.id == id
+    else { return }
+    state.update { $0.isFavorite = isFavorite }
   }
 
   /// The state now; ``observe(_:)`` hears of every change.
@@ -86,7 +106,8 @@ public final class BookDetailViewModel {
     guard let book = current.book else { return fail(.invalidInput("no book is shown")) }
     do {
       let now = try await service.toggleFavorite(book)
-      state.update { $0.isFavorite = now }
+      // Usually current already: the service returns after its change reached this model.
+      if current.isFavorite != now { state.update { $0.isFavorite = now } }
     } catch {
       fail(error)
     }

@@ -49,6 +49,8 @@ public final class BrowserViewModel {
   private let sleep: @Sendable (Duration) async throws -> Void
   private var prefetch:
     (key: String, task: Task<LoadedPage, any Error>, progress: PrefetchProgress)?
+  /// The subscription to the store's changes (a favourite added anywhere shows its star).
+  private var changes: ObservationToken?
   private var visited: [String: LoadedPage] = [:]
   private var visitOrder: [String] = []
   private static let visitedLimit = 16
@@ -66,6 +68,10 @@ public final class BrowserViewModel {
     state = ObservableState(
       State(query: query, items: [], totalCount: nil, load: .idle, network: service.networkState)
     )
+    changes = service.observeChanges { [weak self] change in
+      guard change.contains(.favorites) else { return }
+      await self?.readFavoriteFlags()
+    }
   }
 
   isolated deinit {
@@ -138,26 +144,29 @@ public final class BrowserViewModel {
     // "f 2 2" means row 2: toggling it twice would silently undo the request.
     var seen = Set<Int>()
     let unique = rows.filter { seen.insert($0).inserted }
+    // The service returns once its change has reached this view model's subscription, so
+    // the rows' flags are already current here.
     do {
       _ = try await service.toggleFavorites(unique.map { items[$0 - 1].book })
     } catch {
       return fail(error)
     }
-    await reloadFavoriteFlags()
   }
 
-  /// Reads the favourite flags again (after favourites changed on another screen).
-  public func reloadFavoriteFlags() async {
+  /// Reads the rows' favourite flags again: the store announced a change to the favourites
+  /// (made on another screen, by an import, or by another process).
+  private func readFavoriteFlags() async {
     let ids = current.items.map(\.book.id)
-    do {
-      let favorites = try await service.favoriteIDs(among: ids)
-      state.update { state in
-        for index in state.items.indices {
-          state.items[index].isFavorite = favorites.contains(state.items[index].book.id)
-        }
+    guard !ids.isEmpty else { return }
+    // A store that cannot be read now keeps the flags as they were; the next action that
+    // needs the store reports the problem.
+    guard let favorites = try? await service.favoriteIDs(among: ids) else { return }
+    let flags = current.items.map { favorites.contains($0.book.id) }
+    guard flags != current.items.map(\.isFavorite) else { return }
+    state.update { state in
+      for index in state.items.indices {
+        state.items[index].isFavorite = favorites.contains(state.items[index].book.id)
       }
-    } catch {
-      fail(error)
     }
   }
 

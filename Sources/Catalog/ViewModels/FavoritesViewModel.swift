@@ -37,6 +37,10 @@ public final class FavoritesViewModel {
   /// The catalogue the view model reads and writes through.
   public let service: CatalogService
   private let state: ObservableState<State>
+  /// The subscription to the store's changes (favourites changed anywhere are listed again).
+  private var changes: ObservationToken?
+  /// Whether the list has been read at least once (before that there is nothing to update).
+  private var hasLoaded = false
 
   /// A favourites view model over `service`, listing in `order`.
   public init(service: CatalogService, order: FavoriteOrder = .newest) {
@@ -45,6 +49,17 @@ public final class FavoritesViewModel {
       State(
         favorites: [], order: order, count: 0, page: 1, lastRefreshed: nil, load: .idle,
         notice: nil))
+    changes = service.observeChanges { [weak self] change in
+      guard change.contains(.favorites) else { return }
+      await self?.favoritesChanged()
+    }
+  }
+
+  /// The store announced a change to the favourites: the page on screen is read again (the
+  /// notice of an earlier action goes with the list it described).
+  private func favoritesChanged() async {
+    guard hasLoaded else { return }
+    await reload()
   }
 
   /// The state now; ``observe(_:)`` hears of every change.
@@ -60,6 +75,7 @@ public final class FavoritesViewModel {
   /// Reads the current page of favourites from the store. The notice of an earlier action goes
   /// (it said what that action did; shown again it would look like news).
   public func reload() async {
+    hasLoaded = true
     do {
       let loaded = try await service.favoritesPage(
         order: current.order, page: current.page, pageSize: Self.pageSize)

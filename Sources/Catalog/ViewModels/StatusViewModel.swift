@@ -33,6 +33,8 @@ public final class StatusViewModel {
   /// The catalogue the view model reports on.
   public let service: CatalogService
   private let state: ObservableState<State>
+  /// The subscription to the store's changes (the figures follow the favourites and cache).
+  private var changes: ObservationToken?
 
   /// A status view model over `service`; nothing is read until ``refresh(probe:)``.
   public init(service: CatalogService) {
@@ -42,6 +44,15 @@ public final class StatusViewModel {
         server: service.server, mode: service.mode, serverAnswers: nil, checkedAt: nil,
         network: service.networkState, localCatalogue: service.localCatalogueName,
         favoritesCount: nil, favoritesRefreshed: nil, cache: nil, requests: [], load: .idle))
+    changes = service.observeChanges { [weak self] _ in
+      await self?.storeChanged()
+    }
+  }
+
+  /// The store changed: once the figures have been read, they are read again (no probe).
+  private func storeChanged() async {
+    guard current.load != .idle, current.load != .loading else { return }
+    await refresh(probe: false)
   }
 
   /// The state now; ``observe(_:)`` hears of every change.

@@ -157,14 +157,10 @@ extension GutenbergApp {
   /// `gutenberg favorites import FILE` (`-` reads standard input).
   public func favoritesImport(from path: String) async -> ExitStatus {
     let data: Data
-    if path == "-" {
-      data = await Self.readStandardInput()
-    } else {
-      do {
-        data = try Data(contentsOf: URL(fileURLWithPath: path))
-      } catch {
-        return fail("cannot read \(path): \(InteractiveSession.reason(error))", .failure)
-      }
+    do {
+      data = try await ImportSource.read(path)
+    } catch {
+      return fail("cannot read \(path): \(InteractiveSession.reason(error))", .failure)
     }
     do {
       let source = path == "-" ? "stdin" : path
@@ -175,15 +171,6 @@ extension GutenbergApp {
       return .ok
     } catch {
       return fail(error)
-    }
-  }
-
-  /// All of standard input, read off the main actor.
-  nonisolated static func readStandardInput() async -> Data {
-    await withCheckedContinuation { continuation in
-      Thread.detachNewThread {
-        continuation.resume(returning: FileHandle.standardInput.readDataToEndOfFile())
-      }
     }
   }
 

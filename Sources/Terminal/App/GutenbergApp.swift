@@ -55,8 +55,12 @@ public final class GutenbergApp {
     } catch {
       throw AppStartError(message: error.description, status: ExitStatus(error))
     }
-    // The page cache is disposable: the service browses without it, and the user is told.
-    if let problem = service.cacheProblem {
+    if service.isReadOnly {
+      output.printError(
+        "note: \(location.dataDirectory.path) is read-only: favourites, library and cache are "
+          + "read as they are, and changes are refused")
+    } else if let problem = service.cacheProblem {
+      // The page cache is disposable: the service browses without it, and the user is told.
       output.printError("warning: page cache unavailable: \(problem.description)")
     }
     if options.offline { service.simulateOffline(true) }
@@ -92,6 +96,11 @@ public final class GutenbergApp {
       )
     }
     return StoreLocation.standard(environment: options.environment)
+  }
+
+  /// Closes the stores (after the last command): nothing is read or written after it.
+  public func close() async {
+    await service.close()
   }
 
   /// Writes a failure as one line on standard error and returns its exit status.

@@ -32,6 +32,10 @@ public final class SessionRunner {
     }
     let signalSource = interrupts.install()
     defer { interrupts.uninstall(signalSource) }
+    if interactive {
+      session.idleDraw = (before: { output.print("") }, after: { output.write(prompt) })
+    }
+    defer { session.idleDraw = nil }
 
     await perform(interrupts, label: "loading…") { await $0.start() }
     while true {

@@ -46,6 +46,9 @@ public final class InteractiveSession {
   private var detailDownloads: [String] = []
   /// What the command says about its outcome, printed after the screen it changed.
   private var notices: [String] = []
+  /// Called before and after a drawing no command asked for (see ``hear(_:)``); the runner
+  /// ends the prompt's line before it and writes the prompt again after it.
+  public var idleDraw: (before: @MainActor () -> Void, after: @MainActor () -> Void)?
 
   /// A session over `service`, drawing on `output`, starting on the first page of `query`.
   public init(
@@ -211,7 +214,6 @@ public final class InteractiveSession {
     switch screen {
     case .favorites:
       await favorites.refresh()
-      await browser.reloadFavoriteFlags()
     case .status:
       await status.refresh(probe: true)
     case .details:
@@ -294,7 +296,6 @@ public final class InteractiveSession {
       // `f` or `f 1` means the book shown; other rows mean the list's rows.
       guard let detail, rows.isEmpty || rows == [1] else { return await toggleList(rows: rows) }
       await detail.toggleFavorite()
-      await browser.reloadFavoriteFlags()
       if detail.current.load.error == nil, let book = detail.current.book {
         notices.append(favoriteNotice(book.title, added: detail.current.isFavorite))
       }
@@ -307,7 +308,6 @@ public final class InteractiveSession {
         model = await BookDetailViewModel(service: service, book: book, source: .idle)
       }
       await model.toggleFavorite()
-      await browser.reloadFavoriteFlags()
       if let error = model.current.load.error {
         output.print(errorLine(error.description))
         model.dismissError()
@@ -317,7 +317,6 @@ public final class InteractiveSession {
     case .favorites:
       redrawRequested = true
       await favorites.remove(rows: rows)
-      await browser.reloadFavoriteFlags()
     default:
       await toggleList(rows: rows)
     }
@@ -358,16 +357,14 @@ public final class InteractiveSession {
   private func importFile(_ path: String) async {
     let data: Data
     do {
-      data = try Data(contentsOf: URL(fileURLWithPath: path))
+      data = try await ImportSource.read(path)
     } catch {
       output.print(errorLine("cannot read \(path): \(Self.reason(error))"))
       return
     }
     do {
+      // The lists on screen hear the change through their view models and are drawn again.
       let summary = try await service.importFavorites(data, source: path)
-      // The lists on screen change through their view models and are drawn again.
-      await favorites.reload()
-      await browser.reloadFavoriteFlags()
       notices.append(
         "Imported from \(path): \(summary.added) added, \(summary.updated) updated, "
           + "\(summary.unchanged) unchanged.")
@@ -418,10 +415,20 @@ public final class InteractiveSession {
   }
 
   /// An observer's callback: keep the state; draw at once when no command is running.
+  ///
+  /// A change heard between commands was made elsewhere (another `gutenberg` added a
+  /// favourite): no command's notice explains it, so the whole screen is drawn again, between
+  /// the runner's ``idleDraw`` hooks (which end the prompt's line and show the prompt again).
   private func hear(_ state: ScreenState) {
     heard = state
     if state.isLoading { reloaded = true }
-    if !isRunningCommand { draw() }
+    guard !isRunningCommand, let pending = heard, pending != drawn, !pending.isLoading else {
+      return
+    }
+    redrawRequested = true
+    idleDraw?.before()
+    draw()
+    idleDraw?.after()
   }
 
   /// Draws what was heard since the last drawing: an error line, a notice for a change that

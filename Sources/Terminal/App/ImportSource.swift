@@ -1,0 +1,33 @@
+import Catalog
+import Foundation
+
+/// Reads an import document, never more than one byte past the service's import limit, so a
+/// huge file costs at most the limit in memory (the service then refuses it whole).
+enum ImportSource {
+  /// The bytes of `path` (`-`: standard input), at most ``CatalogService/importLimit`` + 1.
+  static func read(_ path: String) async throws -> Data {
+    let limit = CatalogService.importLimit + 1
+    if path == "-" {
+      return await withCheckedContinuation { continuation in
+        // A blocking read must not hold a thread of the cooperative pool.
+        Thread.detachNewThread {
+          continuation.resume(returning: readUpTo(limit, from: .standardInput))
+        }
+      }
+    }
+    let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
+    defer { try? handle.close() }
+    return readUpTo(limit, from: handle)
+  }
+
+  private static func readUpTo(_ limit: Int, from handle: FileHandle) -> Data {
+    var data = Data()
+    while data.count < limit {
+      guard let piece = try? handle.read(upToCount: min(1 << 20, limit - data.count)),
+        !piece.isEmpty
+      else { break }
+      data.append(piece)
+    }
+    return data
+  }
+}
