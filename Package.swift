@@ -40,14 +40,12 @@ let package = Package(
       name: "GutendexServer",
       dependencies: ["Gutendex", .product(name: "FlyingSocks", package: "FlyingFox")]
     ),
-    // The SQLite files (GRDB): favourites, library, page cache, export/import. Only Catalog's
-    // service uses the stores; Catalog itself does not depend on GRDB.
+    // The model layer: the service (the one door to the data), view models, observation, and
+    // the SQLite files behind it (GRDB: favourites, library, page cache, export/import), whose
+    // classes are internal: the front sees value types and the service's intents only.
     .target(
-      name: "CatalogStore",
-      dependencies: ["Gutendex", .product(name: "GRDB", package: "GRDB.swift")]
-    ),
-    // The model layer: the service (the one door to the data), view models, observation.
-    .target(name: "Catalog", dependencies: ["Gutendex", "CatalogStore"]),
+      name: "Catalog",
+      dependencies: ["Gutendex", .product(name: "GRDB", package: "GRDB.swift")]),
     // Line-mode rendering and the interactive session, kept out of `main` so tests can drive it.
     .target(name: "Terminal", dependencies: ["Catalog", "GutendexEngine"]),
     .executableTarget(
@@ -85,7 +83,7 @@ let package = Package(
       ]),
     .testTarget(
       name: "CatalogTests",
-      dependencies: ["Catalog", "CatalogStore", "GutendexServer", "TestSupport"]),
+      dependencies: ["Catalog", "GutendexServer", "TestSupport"]),
     .testTarget(
       name: "TerminalTests",
       dependencies: [

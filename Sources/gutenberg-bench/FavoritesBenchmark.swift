@@ -28,14 +28,19 @@ enum FavoritesBenchmark {
 
     let fullDirectory = try context.dataDirectory("favorites-full")
     let full = try await context.service(dataDirectory: fullDirectory)
-    // Setting up 10,000 favourites with distinct dates is not a user action: straight to the store.
-    let store = try FavoritesStore(location: context.location(fullDirectory))
     let empty = try await context.service(dataDirectory: context.dataDirectory("favorites-empty"))
-    // One transaction per 1,000, with distinct dates, as if added over time.
-    for start in stride(from: 0, to: books.count, by: 1000) {
-      let date = Date(timeIntervalSince1970: 1_700_000_000 + Double(start))
-      try store.add(Array(books[start..<min(start + 1000, books.count)]), at: date)
+    // 10,000 favourites with distinct dates, as if added over time (a date per 1,000): one
+    // export document, imported through the service as a user would.
+    var document = Data(#"{"format":"gutenberg-favorites","version":1,"favorites":["#.utf8)
+    for (index, book) in books.enumerated() {
+      let date = Date(timeIntervalSince1970: 1_700_000_000 + Double(index / 1000 * 1000))
+      if index > 0 { document.append(UInt8(ascii: ",")) }
+      document.append(Data(#"{"added_at":"\#(date.ISO8601Format())","book":"#.utf8))
+      document.append(book.rawJSON)
+      document.append(UInt8(ascii: "}"))
     }
+    document.append(Data("]}".utf8))
+    _ = try await full.importFavorites(document, source: "figure 5")
     guard try await full.favoritesSummary().count == favoriteCount else {
       throw BenchError("the store does not hold \(favoriteCount) favourites")
     }

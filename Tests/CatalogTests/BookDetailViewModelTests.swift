@@ -3,7 +3,6 @@ import Gutendex
 import Testing
 
 @testable import Catalog
-@testable import CatalogStore
 
 @MainActor
 @Suite("BookDetailViewModel", .timeLimit(.minutes(1)))

@@ -3,7 +3,6 @@ import Gutendex
 import Testing
 
 @testable import Catalog
-@testable import CatalogStore
 
 /// Choosing an edition from a book's formats, and naming the file.
 @Suite struct BookFormatTests {

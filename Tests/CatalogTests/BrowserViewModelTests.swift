@@ -4,7 +4,6 @@ import TestSupport
 import Testing
 
 @testable import Catalog
-@testable import CatalogStore
 
 /// Page 2 of `/books/` without a search: the page the browser prefetches after page 1.
 let plainPageTwo: @Sendable (URL) -> Bool = { url in

@@ -4,7 +4,6 @@ import TestSupport
 import Testing
 
 @testable import Catalog
-@testable import CatalogStore
 
 /// `CatalogService.pages`: the walk over a whole listing that `gutenberg list --all` uses.
 @Suite(.timeLimit(.minutes(1)))

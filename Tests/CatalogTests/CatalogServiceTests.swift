@@ -4,7 +4,6 @@ import TestSupport
 import Testing
 
 @testable import Catalog
-@testable import CatalogStore
 
 @Suite("CatalogService: pages, fallbacks, network state", .timeLimit(.minutes(1)))
 struct CatalogServiceTests {

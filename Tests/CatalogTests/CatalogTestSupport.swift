@@ -5,7 +5,6 @@ import TestSupport
 import Testing
 
 @testable import Catalog
-@testable import CatalogStore
 
 /// Real recorded books for the service and view-model tests.
 enum CatalogFixtures {

@@ -3,7 +3,6 @@ import Gutendex
 import Testing
 
 @testable import Catalog
-@testable import CatalogStore
 
 @Suite struct FavoritesStoreTests {
   @Test func addReportsNewOnlyOnceAndKeepsAddedAtWhileUpdatingSnapshot() throws {

@@ -3,7 +3,6 @@ import Gutendex
 import Testing
 
 @testable import Catalog
-@testable import CatalogStore
 
 @Suite struct FavoritesTransferTests {
   /// A store holding Japanese, English and E4 books added at distinct times.

@@ -3,7 +3,6 @@ import Gutendex
 import Testing
 
 @testable import Catalog
-@testable import CatalogStore
 
 @MainActor
 @Suite("FavoritesViewModel", .timeLimit(.minutes(1)))

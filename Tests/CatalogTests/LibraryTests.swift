@@ -3,7 +3,6 @@ import GRDB
 import Testing
 
 @testable import Catalog
-@testable import CatalogStore
 
 /// The library table: rows, missing files, removal, reading positions, and the migration that
 /// adds it to an existing favourites file without touching the favourites.

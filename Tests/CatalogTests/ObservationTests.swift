@@ -2,7 +2,6 @@ import Foundation
 import Testing
 
 @testable import Catalog
-@testable import CatalogStore
 
 /// Something an observer captures, to see when the observer is released.
 final class Captured: Sendable {}

@@ -3,7 +3,6 @@ import Gutendex
 import Testing
 
 @testable import Catalog
-@testable import CatalogStore
 
 /// The states an observer of the browser receives, in order, for the actions the terminal
 /// front performs: what the session draws is exactly this sequence.

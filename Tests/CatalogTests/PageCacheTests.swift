@@ -3,7 +3,6 @@ import Gutendex
 import Testing
 
 @testable import Catalog
-@testable import CatalogStore
 
 @Suite struct PageCacheTests {
   let query = BookQuery(languages: ["en"], sort: .popular, page: 87)

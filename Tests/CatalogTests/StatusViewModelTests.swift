@@ -3,7 +3,6 @@ import Gutendex
 import Testing
 
 @testable import Catalog
-@testable import CatalogStore
 
 @MainActor
 @Suite("StatusViewModel", .timeLimit(.minutes(1)))

@@ -3,7 +3,6 @@ import Gutendex
 import Testing
 
 @testable import Catalog
-@testable import CatalogStore
 
 /// Several connections and processes writing one favourites file lose no update.
 ///

@@ -2,7 +2,6 @@ import Foundation
 import Testing
 
 @testable import Catalog
-@testable import CatalogStore
 
 /// The writer's fast paths (plain strings, ASCII keys) keep the exact output.
 @Suite struct StoreJSONFastPathTests {

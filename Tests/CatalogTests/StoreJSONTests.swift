@@ -3,7 +3,6 @@ import Gutendex
 import Testing
 
 @testable import Catalog
-@testable import CatalogStore
 
 /// The JSON tree and writer behind export and import, and the store's date format (the parser
 /// itself is checked by `JSONConformanceTests` in GutendexTests).

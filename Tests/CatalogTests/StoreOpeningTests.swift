@@ -4,7 +4,6 @@ import Gutendex
 import Testing
 
 @testable import Catalog
-@testable import CatalogStore
 
 #if canImport(Glibc)
   import Glibc

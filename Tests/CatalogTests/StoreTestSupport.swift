@@ -4,7 +4,6 @@ import TestSupport
 import Testing
 
 @testable import Catalog
-@testable import CatalogStore
 
 /// Real recorded pages, and scratch directories that are removed afterwards.
 enum StoreFixtures {

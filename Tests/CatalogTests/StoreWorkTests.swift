@@ -4,7 +4,6 @@ import TestSupport
 import Testing
 
 @testable import Catalog
-@testable import CatalogStore
 
 /// Store work runs off the main actor, and Ctrl-C (a cancelled task) ends a wait for a lock
 /// that another process holds, leaving the store as it was.

@@ -1,9 +1,9 @@
-import Catalog
 import Foundation
 import Gutendex
 import Synchronization
 import TestSupport
 
+@testable import Catalog
 @testable import Terminal
 
 /// The app as users run it, for the captures in `Screens/`: the real interactive session and

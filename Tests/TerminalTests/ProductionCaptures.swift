@@ -1,8 +1,8 @@
-import Catalog
 import Foundation
 import Gutendex
 import TestSupport
 
+@testable import Catalog
 @testable import Terminal
 
 /// The captures in `Screens/`, each what the app prints for a state reached the way a user

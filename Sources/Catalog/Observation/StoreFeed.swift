@@ -1,4 +1,3 @@
-import CatalogStore
 import Synchronization
 
 /// Hands the store's changes to the service's subscribers, one delivery at a time, in order.

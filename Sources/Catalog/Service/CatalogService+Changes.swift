@@ -1,4 +1,3 @@
-import CatalogStore
 import Foundation
 
 /// The store announces its changes: this process's writes at once, other processes' within a

@@ -48,7 +48,7 @@ public final class CatalogService: Sendable {
   public static let changePollInterval: Duration = .milliseconds(100)
 
   /// A service over these stores and clients; it owns none of their files' lifetimes.
-  public init(
+  init(
     client: GutendexClient, favorites: FavoritesStore, cache: PageCache?,
     local: LocalCatalogue? = nil, mode: Mode = .automatic, log: RequestLog = RequestLog(),
     cacheProblem: StoreError? = nil, now: @escaping @Sendable () -> Date = { Date() },

@@ -1,4 +1,3 @@
-import CatalogStore
 import Dispatch
 import Foundation
 

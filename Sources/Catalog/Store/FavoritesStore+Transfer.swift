@@ -9,7 +9,7 @@ extension FavoritesStore {
   /// "format":"gutenberg-favorites","version":1}` with sorted keys, two-space indentation,
   /// unescaped UTF-8 and slashes, and a trailing newline. Each book is the stored server JSON
   /// with its keys sorted, so fields this program does not know survive.
-  public func exportDocument(exportedAt: Date = Date()) throws(StoreError) -> Data {
+  func exportDocument(exportedAt: Date = Date()) throws(StoreError) -> Data {
     let path = databaseURL.path
     let rows = try reading { db in
       try Row.fetchAll(db, sql: "SELECT id, added_at, raw_json FROM favorite ORDER BY added_at, id")
@@ -48,7 +48,7 @@ extension FavoritesStore {
 
   /// Writes ``exportDocument(exportedAt:)`` to `file` atomically (temporary file, fsync,
   /// rename): on failure nothing is left behind and an existing file is unchanged.
-  public func export(to file: URL, exportedAt: Date = Date()) throws(StoreError) {
+  func export(to file: URL, exportedAt: Date = Date()) throws(StoreError) {
     try StoreFileWriter.writeAtomically(exportDocument(exportedAt: exportedAt), to: file)
   }
 
@@ -61,14 +61,14 @@ extension FavoritesStore {
   /// snapshot if it differs. Importing the same data twice changes nothing the second time.
   ///
   /// - Parameter source: names the data in errors (a file path, or "input").
-  public func importDocument(_ data: Data, source: String = "input") throws(StoreError)
+  func importDocument(_ data: Data, source: String = "input") throws(StoreError)
     -> ImportSummary
   {
     try importDocument(data, source: source, at: Date())
   }
 
   /// ``importDocument(_:source:)`` with the `added_at` given to books from pages and arrays.
-  public func importDocument(_ data: Data, source: String = "input", at date: Date)
+  func importDocument(_ data: Data, source: String = "input", at date: Date)
     throws(StoreError) -> ImportSummary
   {
     let items = try FavoritesImport(data, source: source).items

@@ -3,21 +3,21 @@ import GRDB
 
 /// The books downloaded on this machine and where each reader left off, kept in the favourites
 /// database (its own tables: favourites and library are independent).
-public final class Library: Sendable {
+final class Library: Sendable {
   /// The SQLite file.
-  public let databaseURL: URL
+  let databaseURL: URL
   let pool: any DatabaseWriter
   let integrity: IntegrityCheck?
 
   /// The library in the same file as `favorites`.
-  public init(favorites: FavoritesStore) {
+  init(favorites: FavoritesStore) {
     databaseURL = favorites.databaseURL
     pool = favorites.pool
     integrity = favorites.integrity
   }
 
   /// Records a finished download, replacing an earlier one of the same book and format.
-  public func record(_ entry: LibraryEntry) throws(StoreError) {
+  func record(_ entry: LibraryEntry) throws(StoreError) {
     try writing { db in
       try db.execute(
         sql: """
@@ -33,7 +33,7 @@ public final class Library: Sendable {
   }
 
   /// Every download, newest first.
-  public func entries() throws(StoreError) -> [LibraryEntry] {
+  func entries() throws(StoreError) -> [LibraryEntry] {
     try reading { db in
       try Row.fetchAll(
         db, sql: "SELECT * FROM download ORDER BY fetched_at DESC, id, format"
@@ -42,7 +42,7 @@ public final class Library: Sendable {
   }
 
   /// The downloads of one book, newest first.
-  public func entries(id: Int) throws(StoreError) -> [LibraryEntry] {
+  func entries(id: Int) throws(StoreError) -> [LibraryEntry] {
     try reading { db in
       try Row.fetchAll(
         db, sql: "SELECT * FROM download WHERE id = ? ORDER BY fetched_at DESC, format",
@@ -52,7 +52,7 @@ public final class Library: Sendable {
   }
 
   /// The ids among `ids` that have a download recorded.
-  public func downloadedIDs(among ids: [Int]) throws(StoreError) -> Set<Int> {
+  func downloadedIDs(among ids: [Int]) throws(StoreError) -> Set<Int> {
     guard !ids.isEmpty else { return [] }
     let unique = Array(Set(ids)).prefix(500)
     let marks = Array(repeating: "?", count: unique.count).joined(separator: ",")
@@ -64,7 +64,7 @@ public final class Library: Sendable {
   }
 
   /// Removes the rows of `id` and returns them (the caller deletes the files).
-  public func remove(id: Int) throws(StoreError) -> [LibraryEntry] {
+  func remove(id: Int) throws(StoreError) -> [LibraryEntry] {
     try writing { db in
       let rows = try Row.fetchAll(
         db, sql: "SELECT * FROM download WHERE id = ? ORDER BY format", arguments: [id]
@@ -76,7 +76,7 @@ public final class Library: Sendable {
   }
 
   /// Where the book was when last read, or nil.
-  public func readingPosition(id: Int) throws(StoreError) -> ReadingPosition? {
+  func readingPosition(id: Int) throws(StoreError) -> ReadingPosition? {
     try reading { db in
       try Row.fetchOne(
         db, sql: "SELECT line, byte_offset FROM reading_position WHERE id = ?", arguments: [id]
@@ -85,7 +85,7 @@ public final class Library: Sendable {
   }
 
   /// Keeps where the reader is in a book.
-  public func setReadingPosition(id: Int, _ position: ReadingPosition, at date: Date = Date())
+  func setReadingPosition(id: Int, _ position: ReadingPosition, at date: Date = Date())
     throws(StoreError)
   {
     try writing { db in

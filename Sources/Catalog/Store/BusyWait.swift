@@ -7,12 +7,12 @@ import Synchronization
 /// The busy callback cannot tell which work it serves (GRDB may run it on another thread), so
 /// the stop is process-wide: while a cancelled piece of work is unfinished, every lock wait
 /// gives up. Only Ctrl-C cancels store work, and it means "stop waiting" for all of it.
-package enum BusyWait {
+enum BusyWait {
   /// The cancelled store work that has not finished yet.
   private static let cancelledRunning = Atomic(0)
 
   /// One piece of store work's cancellation: fired at most once, finished exactly once.
-  package final class Interrupt: Sendable {
+  final class Interrupt: Sendable {
     private struct State {
       var fired = false
       var finished = false
@@ -20,10 +20,10 @@ package enum BusyWait {
     private let state = Mutex(State())
 
     /// An interrupt for one piece of store work, not fired.
-    package init() {}
+    init() {}
 
     /// The awaiting task was cancelled: lock waits give up until this work finishes.
-    package func fire() {
+    func fire() {
       let counts = state.withLock { state -> Bool in
         guard !state.fired, !state.finished else { return false }
         state.fired = true
@@ -33,7 +33,7 @@ package enum BusyWait {
     }
 
     /// The work returned; a fired interrupt stops counting.
-    package func finish() {
+    func finish() {
       let counted = state.withLock { state -> Bool in
         state.finished = true
         return state.fired
@@ -42,7 +42,7 @@ package enum BusyWait {
     }
 
     /// Whether the awaiting task was cancelled while the work ran.
-    package var fired: Bool { state.withLock { $0.fired } }
+    var fired: Bool { state.withLock { $0.fired } }
   }
 
   /// One sleep between attempts at the lock.

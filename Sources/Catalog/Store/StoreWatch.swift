@@ -12,14 +12,14 @@ import Synchronization
 /// which changes when any *other* connection (another process: this process writes only
 /// through that one connection) has committed since the last time it was read. The owner polls
 /// the second one on its own clock.
-package final class StoreWatch: Sendable {
+final class StoreWatch: Sendable {
   private let cancellables: [AnyDatabaseCancellable]
   private let pool: any DatabaseWriter
   private let path: String
   /// The last `data_version` read, nil before the first read.
   private let version = Mutex<Int64?>(nil)
   /// What a commit of another process may have changed (it names no tables).
-  package let foreignChange: StoreChange
+  let foreignChange: StoreChange
 
   /// Watches `pool`'s tables, each region reported as its change; `onChange` runs on the
   /// writer's queue right after a commit of this process.
@@ -38,7 +38,7 @@ package final class StoreWatch: Sendable {
   }
 
   /// Whether another process committed to the file since the last call (false on the first).
-  package func foreignCommits() async throws(StoreError) -> Bool {
+  func foreignCommits() async throws(StoreError) -> Bool {
     let current: Int64
     do {
       current = try await pool.writeWithoutTransaction { db in
@@ -56,7 +56,7 @@ package final class StoreWatch: Sendable {
   }
 
   /// Stops the observations; nothing is reported after it returns.
-  package func stop() {
+  func stop() {
     for cancellable in cancellables { cancellable.cancel() }
   }
 
@@ -67,7 +67,7 @@ package final class StoreWatch: Sendable {
 
 extension FavoritesStore {
   /// Watches the favourites and the library (both in this file).
-  package func watch(onChange: @escaping @Sendable (StoreChange) -> Void) -> StoreWatch {
+  func watch(onChange: @escaping @Sendable (StoreChange) -> Void) -> StoreWatch {
     StoreWatch(
       pool: pool, path: databaseURL.path,
       regions: [
@@ -78,7 +78,7 @@ extension FavoritesStore {
 
 extension PageCache {
   /// Watches the cached pages.
-  package func watch(onChange: @escaping @Sendable (StoreChange) -> Void) -> StoreWatch {
+  func watch(onChange: @escaping @Sendable (StoreChange) -> Void) -> StoreWatch {
     StoreWatch(
       pool: pool, path: databaseURL.path, regions: [(["page"], .cache)], onChange: onChange)
   }

@@ -7,20 +7,20 @@ import Gutendex
 /// Entries are keyed by ``BookQuery/cacheKey`` and page number. Retention is enforced on
 /// every write: entries older than `maxAge` (relative to the new entry's fetch time) go first,
 /// then the oldest beyond `maxEntries`. Reads never write, and a stale entry reads as absent.
-public final class PageCache: Sendable {
+final class PageCache: Sendable {
   /// The SQLite file.
-  public let databaseURL: URL
+  let databaseURL: URL
   /// The most entries kept after a write.
-  public let maxEntries: Int
+  let maxEntries: Int
   /// Entries older than this are neither returned nor kept.
-  public let maxAge: TimeInterval
+  let maxAge: TimeInterval
   let pool: any DatabaseWriter
   /// True when the file (or its directory) cannot be written: it is read as it is, and every
   /// write fails with ``StoreError/notWritable(path:)``.
-  public let isReadOnly: Bool
+  let isReadOnly: Bool
 
   /// Opens (creating with mode 0700 directories as needed) `<cache>/pages.sqlite`.
-  public convenience init(
+  convenience init(
     location: StoreLocation, maxEntries: Int = 1000, maxAge: TimeInterval = 30 * 86_400
   ) throws(StoreError) {
     try StoreDatabase.createDirectory(location.cacheDirectory)
@@ -28,7 +28,7 @@ public final class PageCache: Sendable {
   }
 
   /// Opens (creating and migrating as needed) the cache database at `databaseURL`.
-  public init(
+  init(
     databaseURL: URL, maxEntries: Int = 1000, maxAge: TimeInterval = 30 * 86_400
   ) throws(StoreError) {
     self.databaseURL = databaseURL.standardizedFileURL
@@ -41,12 +41,12 @@ public final class PageCache: Sendable {
 
   /// Closes the file's connections (SQLite checkpoints and removes the WAL when it is the
   /// last); any later call fails. Closing twice does nothing.
-  package func close() {
+  func close() {
     closeLast(pool)
   }
 
   /// Stores `page` as the answer to `query` (at `query.page`), replacing any older copy.
-  public func store(_ page: BookPage, for query: BookQuery, fetchedAt: Date = Date())
+  func store(_ page: BookPage, for query: BookQuery, fetchedAt: Date = Date())
     throws(StoreError)
   {
     let body = try Self.body(of: page, path: databaseURL.path)
@@ -69,7 +69,7 @@ public final class PageCache: Sendable {
 
   /// The cached answer to `query` (at `query.page`); nil if absent, older than `maxAge` at
   /// `now`, or no longer decodable.
-  public func page(for query: BookQuery, now: Date = Date()) throws(StoreError) -> CachedPage? {
+  func page(for query: BookQuery, now: Date = Date()) throws(StoreError) -> CachedPage? {
     let oldestValid =
       StoreTimestamp.milliseconds(now) - StoreTimestamp.milliseconds(seconds: maxAge)
     let row = try reading { db in
@@ -90,7 +90,7 @@ public final class PageCache: Sendable {
   }
 
   /// How many entries, how many body bytes, and the oldest and newest fetch times.
-  public func info() throws(StoreError) -> CacheInfo {
+  func info() throws(StoreError) -> CacheInfo {
     let row = try reading { db in
       try Row.fetchOne(
         db,
@@ -108,7 +108,7 @@ public final class PageCache: Sendable {
   }
 
   /// Removes every entry.
-  public func clear() throws(StoreError) {
+  func clear() throws(StoreError) {
     try writing { db in try db.execute(sql: "DELETE FROM page") }
   }
 

@@ -6,24 +6,24 @@ import Gutendex
 ///
 /// Every method is synchronous and thread-safe, and every write is one transaction committed
 /// (with `synchronous = FULL`) before the method returns. Dates are kept to the millisecond.
-public final class FavoritesStore: Sendable {
+final class FavoritesStore: Sendable {
   /// The SQLite file.
-  public let databaseURL: URL
+  let databaseURL: URL
   let pool: any DatabaseWriter
   /// True when the file (or its directory) cannot be written: it is read as it is, and every
   /// write fails with ``StoreError/notWritable(path:)``.
-  public let isReadOnly: Bool
+  let isReadOnly: Bool
   /// Refuses writes to a damaged file (shared with the ``Library`` in the same file).
   let integrity: IntegrityCheck? = IntegrityCheck()
 
   /// Opens (creating with mode 0700 directories as needed) `<data>/favorites.sqlite`.
-  public convenience init(location: StoreLocation) throws(StoreError) {
+  convenience init(location: StoreLocation) throws(StoreError) {
     try StoreDatabase.createDirectory(location.dataDirectory)
     try self.init(databaseURL: location.favoritesDatabase)
   }
 
   /// Opens (creating and migrating as needed) the favourites database at `databaseURL`.
-  public init(databaseURL: URL) throws(StoreError) {
+  init(databaseURL: URL) throws(StoreError) {
     self.databaseURL = databaseURL.standardizedFileURL
     let opened = try StoreDatabase.open(self.databaseURL, schema: Self.schema)
     pool = opened.writer
@@ -33,13 +33,13 @@ public final class FavoritesStore: Sendable {
   /// Adds `book`; returns true if it was not a favourite. An existing favourite keeps its
   /// `addedAt` and gets this snapshot of the book.
   @discardableResult
-  public func add(_ book: Book, at date: Date = Date()) throws(StoreError) -> Bool {
+  func add(_ book: Book, at date: Date = Date()) throws(StoreError) -> Bool {
     try add([book], at: date) == 1
   }
 
   /// Adds many books in one transaction; returns how many were not favourites before.
   @discardableResult
-  public func add(_ books: [Book], at date: Date = Date()) throws(StoreError) -> Int {
+  func add(_ books: [Book], at date: Date = Date()) throws(StoreError) -> Int {
     let addedAt = StoreTimestamp.milliseconds(date)
     return try writing { db in
       var added = 0
@@ -57,7 +57,7 @@ public final class FavoritesStore: Sendable {
 
   /// Removes the favourite; returns true if it was one.
   @discardableResult
-  public func remove(id: Int) throws(StoreError) -> Bool {
+  func remove(id: Int) throws(StoreError) -> Bool {
     try writing { db in
       try db.execute(sql: "DELETE FROM favorite WHERE id = ?", arguments: [id])
       return db.changesCount > 0
@@ -66,7 +66,7 @@ public final class FavoritesStore: Sendable {
 
   /// Atomically flips; committed (durable) before it returns. Returns true if it is now a
   /// favourite.
-  public func toggle(_ book: Book, at date: Date = Date()) throws(StoreError) -> Bool {
+  func toggle(_ book: Book, at date: Date = Date()) throws(StoreError) -> Bool {
     let addedAt = StoreTimestamp.milliseconds(date)
     // Read and write in one IMMEDIATE transaction, so a concurrent toggle from another
     // connection or process waits and then sees this one's result.
@@ -82,7 +82,7 @@ public final class FavoritesStore: Sendable {
 
   /// Flips each book in turn, all in one transaction (so observers hear one change); returns
   /// the ids that are favourites afterwards. A book listed twice is flipped twice.
-  public func toggle(_ books: [Book], at date: Date = Date()) throws(StoreError) -> Set<Int> {
+  func toggle(_ books: [Book], at date: Date = Date()) throws(StoreError) -> Set<Int> {
     let addedAt = StoreTimestamp.milliseconds(date)
     return try writing { db in
       var now: Set<Int> = []
@@ -101,7 +101,7 @@ public final class FavoritesStore: Sendable {
 
   /// Removes the favourites with these ids in one transaction; returns how many there were.
   @discardableResult
-  public func remove(ids: [Int]) throws(StoreError) -> Int {
+  func remove(ids: [Int]) throws(StoreError) -> Int {
     try writing { db in
       var removed = 0
       for id in Set(ids) {
@@ -114,12 +114,12 @@ public final class FavoritesStore: Sendable {
 
   /// Closes the file's connections (SQLite checkpoints and removes the WAL when it is the
   /// last); any later call fails. Closing twice does nothing.
-  package func close() {
+  func close() {
     closeLast(pool)
   }
 
   /// The subset of `ids` that are favourites.
-  public func favoriteIDs(among ids: [Int]) throws(StoreError) -> Set<Int> {
+  func favoriteIDs(among ids: [Int]) throws(StoreError) -> Set<Int> {
     let unique = Array(Set(ids))
     return try reading { db in
       var result = Set<Int>()
@@ -137,12 +137,12 @@ public final class FavoritesStore: Sendable {
   }
 
   /// True if the book is a favourite.
-  public func isFavorite(_ id: Int) throws(StoreError) -> Bool {
+  func isFavorite(_ id: Int) throws(StoreError) -> Bool {
     try reading { db in try Self.exists(id, db) }
   }
 
   /// The favourite with this id, if it is one.
-  public func favorite(id: Int) throws(StoreError) -> Favorite? {
+  func favorite(id: Int) throws(StoreError) -> Favorite? {
     let path = databaseURL.path
     return try reading { db in
       try Row.fetchOne(
@@ -152,7 +152,7 @@ public final class FavoritesStore: Sendable {
   }
 
   /// Favourites in `order`, optionally one window of them (`limit` nil means all).
-  public func favorites(
+  func favorites(
     order: FavoriteOrder = .newest, limit: Int? = nil, offset: Int = 0
   ) throws(StoreError) -> [Favorite] {
     let orderBy =
@@ -172,7 +172,7 @@ public final class FavoritesStore: Sendable {
   }
 
   /// How many favourites there are.
-  public func count() throws(StoreError) -> Int {
+  func count() throws(StoreError) -> Int {
     try reading { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM favorite") ?? 0 }
   }
 
@@ -181,7 +181,7 @@ public final class FavoritesStore: Sendable {
   ///
   /// Books that are not favourites are ignored; an id both returned and listed missing counts as
   /// returned. The refresh time is recorded for ``lastRefreshed()`` even when nothing changed.
-  public func applyRefresh(books: [Book], missingIDs: [Int], at date: Date) throws(StoreError) {
+  func applyRefresh(books: [Book], missingIDs: [Int], at date: Date) throws(StoreError) {
     let refreshedAt = StoreTimestamp.milliseconds(date)
     try writing { db in
       for id in missingIDs {
@@ -201,7 +201,7 @@ public final class FavoritesStore: Sendable {
   }
 
   /// When ``applyRefresh(books:missingIDs:at:)`` last ran; nil if never.
-  public func lastRefreshed() throws(StoreError) -> Date? {
+  func lastRefreshed() throws(StoreError) -> Date? {
     try reading { db in
       try Int64.fetchOne(db, sql: "SELECT value FROM store_meta WHERE key = 'last_refresh'")
         .map(StoreTimestamp.date(milliseconds:))
