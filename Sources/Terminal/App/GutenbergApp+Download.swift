@@ -34,11 +34,14 @@ extension GutenbergApp {
     case .success(let value): target = value
     case .failure(let failure): return failure.status
     }
-    let interrupts = InterruptHandler { _ in exit(130) }
+    // Ctrl-C cancels the download in flight; between books it stops the command, which
+    // returns 130 through the main loop (the stores are closed on the way out).
+    let interrupts = InterruptHandler.stoppingWhenIdle()
     let signalSource = interrupts.install()
     defer { interrupts.uninstall(signalSource) }
     var status = ExitStatus.ok
     for id in request.ids {
+      if interrupts.pressedWhileIdle { return fail("interrupted", .interrupted) }
       let result = await download(
         id: id, format: format, target: target, force: request.force, quiet: request.quiet,
         mirror: mirror, interrupts: interrupts)

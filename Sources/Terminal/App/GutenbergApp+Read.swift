@@ -111,13 +111,18 @@ extension GutenbergApp {
           status: fail(
             "cannot create \(directory.path): \(InteractiveSession.reason(error))", .failure)))
     }
-    let interrupts = ownsInterrupts ? InterruptHandler { _ in exit(130) } : nil
+    let interrupts = ownsInterrupts ? InterruptHandler.stoppingWhenIdle() : nil
     let signalSource = interrupts?.install()
     defer { if let signalSource { interrupts?.uninstall(signalSource) } }
     // Our own directory: a file left there without a library row is ours to replace.
-    return await download(
+    let result = await download(
       id: id, format: .text, target: .directory(directory), force: true, quiet: false,
       mirror: mirror, interrupts: interrupts)
+    // Ctrl-C just after the download (before the pager): stop here, with 130.
+    if case .success = result, interrupts?.pressedWhileIdle == true {
+      return .failure(GetFailure(status: fail("interrupted", .interrupted), interrupted: true))
+    }
+    return result
   }
 
   /// The text for a pipe: every visible line, sanitised, in large writes; a line longer than

@@ -8,14 +8,31 @@ final class InterruptHandler: Sendable {
   private struct State {
     var inFlight: (@Sendable () -> Void)?
     var lastIdlePress: ContinuousClock.Instant?
+    /// A press came while nothing was in flight (a one-shot command then stops at its next
+    /// step, and work begun after it is cancelled at once).
+    var pressedWhileIdle = false
   }
 
   private let state = Mutex(State())
   private let onIdlePress: @Sendable (_ quitting: Bool) -> Void
+  /// For a one-shot command: a press between pieces of work stops the command (it checks
+  /// ``pressedWhileIdle`` and returns 130 through the main loop) instead of asking twice.
+  let stopsWhenIdle: Bool
 
   /// - Parameter onIdlePress: told about a press at the idle prompt; `quitting` on the second.
   init(onIdlePress: @escaping @Sendable (_ quitting: Bool) -> Void) {
     self.onIdlePress = onIdlePress
+    stopsWhenIdle = false
+  }
+
+  /// A handler for a one-shot command: see ``stopsWhenIdle``.
+  static func stoppingWhenIdle() -> InterruptHandler {
+    InterruptHandler(stopsWhenIdle: true)
+  }
+
+  private init(stopsWhenIdle: Bool) {
+    onIdlePress = { _ in }
+    self.stopsWhenIdle = stopsWhenIdle
   }
 
   /// Takes over SIGINT from the default handler (which would kill the process at once);
@@ -34,9 +51,18 @@ final class InterruptHandler: Sendable {
   }
 
   /// Marks work in flight; a Ctrl-C now calls `cancel` instead of counting towards quitting.
+  /// With ``stopsWhenIdle``, work begun after a press is cancelled at once.
   func begin(cancel: @escaping @Sendable () -> Void) {
-    state.withLock { $0.inFlight = cancel }
+    let cancelNow = state.withLock { state -> Bool in
+      if stopsWhenIdle, state.pressedWhileIdle { return true }
+      state.inFlight = cancel
+      return false
+    }
+    if cancelNow { cancel() }
   }
+
+  /// Whether Ctrl-C was pressed while nothing was in flight (see ``stopsWhenIdle``).
+  var pressedWhileIdle: Bool { state.withLock { $0.pressedWhileIdle } }
 
   func end() {
     state.withLock { $0.inFlight = nil }
@@ -53,6 +79,7 @@ final class InterruptHandler: Sendable {
         state.inFlight = nil
         return .cancelled(cancel)
       }
+      state.pressedWhileIdle = true
       if let last = state.lastIdlePress, now - last < .seconds(2) {
         return .idle(quitting: true)
       }

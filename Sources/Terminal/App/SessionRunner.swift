@@ -22,10 +22,14 @@ public final class SessionRunner {
     let output = self.output
     let interactive = input.isInteractive
     let prompt = Self.prompt
+    let quit = QuitSignal()
     let interrupts = InterruptHandler { quitting in
       if quitting {
         output.print("")
-        exit(130)
+        // The main loop stops waiting for a line and returns 130: the terminal is restored
+        // and the stores are closed on the way out, never `exit()` from the signal queue.
+        quit.fire()
+        return
       }
       output.print(["", "(Ctrl-C again to quit, or type q)"])
       if interactive { output.write(prompt) }
@@ -40,7 +44,9 @@ public final class SessionRunner {
     await perform(interrupts, label: "loading…") { await $0.start() }
     while true {
       if interactive { output.write(Self.prompt) }
-      guard let line = await input.nextLine() else {
+      let next = await quit.race(input)
+      guard case .line(let line) = next else {
+        if next == .quit { return .interrupted }
         if interactive { output.print("") }
         break
       }
