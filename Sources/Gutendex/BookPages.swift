@@ -47,36 +47,39 @@ public struct BookPages: AsyncSequence, Sendable {
     return url.path + "?" + BookQuery.encode(pairs)
   }
 
-  /// Fetches one page after another.
+  /// Where the walk is: the request to send, and every link followed so far (the loop guard).
+  struct Cursor: Sendable {
+    var endpoint: Endpoint<BookPage>
+    var followed: Set<String>
+  }
+
+  /// The pages, one after another, through ``PageWalk`` (the one paginator).
   public struct Iterator: AsyncIteratorProtocol {
-    let client: GutendexClient
-    var pending: Endpoint<BookPage>?
-    var followed: Set<String> = []
-    var seen: Set<Int> = []
+    var walk: PageWalk<Cursor, BookPage, GutendexError>.Iterator
 
     init(client: GutendexClient, query: BookQuery) {
-      self.client = client
-      self.pending = .books(query)
+      let walk = PageWalk<Cursor, BookPage, GutendexError>(
+        from: Cursor(endpoint: .books(query), followed: []),
+        fetch: { cursor throws(GutendexError) in
+          let url = try client.url(for: cursor.endpoint.target)
+          if Task.isCancelled { throw .cancelled(url: url) }
+          return try await client.send(cursor.endpoint)
+        },
+        advance: { page, cursor in
+          guard let current = try? client.url(for: cursor.endpoint.target), let next = page.next,
+            let nextURL = try? client.url(for: Endpoint<BookPage>.link(next).target)
+          else { return nil }
+          var followed = cursor.followed
+          followed.insert(BookPages.loopKey(current))
+          guard !followed.contains(BookPages.loopKey(nextURL)) else { return nil }
+          return Cursor(endpoint: .link(next), followed: followed)
+        })
+      self.walk = walk.makeAsyncIterator()
     }
 
     /// The next page, nil after the last (or on a repeated or empty page).
     public mutating func next() async throws(GutendexError) -> BookPage? {
-      guard let endpoint = pending else { return nil }
-      pending = nil
-      let url = try client.url(for: endpoint.target)
-      if Task.isCancelled { throw .cancelled(url: url) }
-      followed.insert(BookPages.loopKey(url))
-      var page = try await client.send(endpoint)
-      let fresh = page.results.filter { seen.insert($0.id).inserted }
-      let wasEmpty = page.results.isEmpty
-      page.results = fresh
-      if !wasEmpty, let next = page.next,
-        let nextURL = try? client.url(for: Endpoint<BookPage>.link(next).target),
-        !followed.contains(BookPages.loopKey(nextURL))
-      {
-        pending = .link(next)
-      }
-      return wasEmpty && page.count > 0 ? nil : page
+      try await walk.next()
     }
   }
 }

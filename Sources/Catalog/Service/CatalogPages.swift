@@ -3,12 +3,10 @@ import Gutendex
 /// Every page of a query through the service, as an `AsyncSequence`: each page live when the
 /// server answers, else from the cache or the local catalogue, with its provenance.
 ///
-/// This is the one way the front walks a whole listing (`gutenberg list --all`). Like
-/// ``BookPages`` (the client's walk along the server's `next` links), it drops books already
-/// seen on an earlier page, since the popularity order can shift while paging, and ends after
-/// the last page or on an empty one. Unlike it, each page goes through
-/// ``CatalogService/page(_:)``, so a server that fails part-way hands over to the fallbacks
-/// instead of ending the walk.
+/// This is the one way the front walks a whole listing (`gutenberg list --all`). It is the
+/// network module's ``PageWalk`` (the walk ``BookPages`` also is): the same rule drops books
+/// already seen and ends the walk; here each page goes through ``CatalogService/page(_:)``,
+/// so a server that fails part-way hands over to the fallbacks instead of ending the walk.
 public struct CatalogPages: AsyncSequence, Sendable {
   /// Each element is one page, with where it came from.
   public typealias Element = LoadedPage
@@ -23,24 +21,33 @@ public struct CatalogPages: AsyncSequence, Sendable {
     Iterator(service: service, next: query)
   }
 
-  /// Fetches one page after another.
+  /// The pages, one after another, through ``PageWalk`` (the one paginator, also the
+  /// client's): page numbers instead of links, each page through the service's fallbacks.
   public struct Iterator: AsyncIteratorProtocol {
-    let service: CatalogService
-    var next: BookQuery?
-    var seen: Set<Int> = []
+    var walk: PageWalk<BookQuery, LoadedPage, CatalogError>.Iterator
+
+    init(service: CatalogService, next query: BookQuery) {
+      walk = PageWalk<BookQuery, LoadedPage, CatalogError>(
+        from: query,
+        fetch: { query throws(CatalogError) in try await service.page(query) },
+        advance: { loaded, query in
+          query.page < loaded.page.pageCount ? query.atPage(query.page + 1) : nil
+        }
+      ).makeAsyncIterator()
+    }
 
     /// The next page (without books seen before), nil after the last.
     public mutating func next() async throws(CatalogError) -> LoadedPage? {
-      guard let query = next else { return nil }
-      next = nil
-      var loaded = try await service.page(query)
-      let wasEmpty = loaded.page.results.isEmpty
-      loaded.page.results.removeAll { !seen.insert($0.id).inserted }
-      // An empty page past the first means the listing ended early (it shrank meanwhile).
-      if wasEmpty, query.page > 1 { return nil }
-      if !wasEmpty, query.page < loaded.page.pageCount { next = query.atPage(query.page + 1) }
-      return loaded
+      try await walk.next()
     }
+  }
+}
+
+extension LoadedPage: WalkablePage {
+  /// The page's results.
+  public var books: [Book] {
+    get { page.results }
+    set { page.results = newValue }
   }
 }
 
