@@ -21,6 +21,9 @@ public final class LoopbackServer: Sendable {
   public let handler: any Requestable
   private let requestedPort: UInt16
   let state = Mutex(State())
+  /// Where every task of the server runs: a thread of its own, so CPU-bound or blocking work
+  /// elsewhere in the process (on the cooperative pool) cannot keep it from answering.
+  private let executor = ServerExecutor(name: "LoopbackServer")
 
   struct State {
     var faults = FaultPlan()
@@ -146,7 +149,9 @@ public final class LoopbackServer: Sendable {
       try? listener.close()
       throw LoopbackServerError.socket(String(describing: error))
     }
-    let task = Task {
+    // Child tasks (the pool, each connection) inherit the preference; so do the socket pool's
+    // actor and the handler, which have no executor of their own.
+    let task = Task(executorPreference: executor) {
       await withTaskGroup(of: Void.self) { group in
         group.addTask { try? await pool.run() }
         group.addTask { await self.acceptConnections(on: asyncListener, port: port) }

@@ -132,8 +132,12 @@ public final class ChildProcess: Sendable {
       for pointer in argv { free(pointer) }
       for pointer in envp { free(pointer) }
     }
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    Self.resetSignals(&attributes)
     var pid: pid_t = 0
-    let result = posix_spawn(&pid, executable, &actions, nil, argv, envp)
+    let result = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
     // close(-1) is a harmless EBADF for the streams that are files.
     close(input[0])
     close(output[1])
@@ -146,6 +150,26 @@ public final class ChildProcess: Sendable {
         description: "posix_spawn \(executable): \(String(cString: strerror(result)))")
     }
     return (pid, input[1], output[0], error[0])
+  }
+
+  /// The signals a child gets with their default action, as a shell would start it.
+  static let signalsReset = [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE]
+
+  /// Starts the child with no signal blocked and ``signalsReset`` at their default action.
+  ///
+  /// Without this a child inherits the spawning thread's signal mask, and the test runner's
+  /// threads (the cooperative pool's, dispatch's) block SIGINT, SIGTERM and SIGHUP: a child
+  /// would then never see a Ctrl-C or a `kill`, and only SIGKILL could stop it. It would also
+  /// inherit this process's ignored SIGPIPE (see ``ignoreSIGPIPE``), which no shell passes on.
+  private static func resetSignals(_ attributes: inout posix_spawnattr_t) {
+    var none = sigset_t()
+    sigemptyset(&none)
+    posix_spawnattr_setsigmask(&attributes, &none)
+    var defaults = sigset_t()
+    sigemptyset(&defaults)
+    for signal in signalsReset { sigaddset(&defaults, signal) }
+    posix_spawnattr_setsigdefault(&attributes, &defaults)
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
   }
 
   private static let ignoreSIGPIPE: Void = {

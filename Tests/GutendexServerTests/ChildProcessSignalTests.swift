@@ -1,0 +1,49 @@
+import Foundation
+import Testing
+
+@testable import TestSupport
+
+/// ``ChildProcess`` starts children as a shell would: nothing blocked, SIGINT, SIGTERM, SIGHUP
+/// and SIGPIPE at their defaults. The test runner's own threads block some of these, and a
+/// child inherits the spawning thread's mask unless the spawn resets it.
+@Suite struct ChildProcessSignalTests {
+  /// The hexadecimal mask of `field` (`SigBlk`, `SigIgn`) in `/proc/<pid>/status`.
+  static func mask(_ field: String, of pid: pid_t) throws -> UInt64 {
+    let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
+    let line = try #require(status.split(separator: "\n").first { $0.hasPrefix(field + ":") })
+    return try #require(UInt64(line.split(separator: "\t").last ?? "", radix: 16), "\(line)")
+  }
+
+  /// A `sleep` that only a signal ends early, started from a thread of the cooperative pool
+  /// (where tests spawn their children).
+  static func sleeper() throws -> ChildProcess {
+    let child = try ChildProcess(
+      executable: try SystemTool.path("sleep"), arguments: ["60"], environment: [:])
+    child.closeInput()
+    return child
+  }
+
+  @Test(arguments: [SIGINT, SIGTERM, SIGHUP])
+  func aSignalEndsTheChild(signal: Int32) async throws {
+    let child = try Self.sleeper()
+    child.kill(signal)
+    // Far below sleep's 60 s: a blocked signal would leave it running until the harness
+    // killed it at this deadline (timedOut, SIGKILL).
+    let exit = await child.wait(timeout: .seconds(30))
+    #expect(exit.signal == signal, "\(exit)")
+    #expect(!exit.timedOut)
+  }
+
+  @Test func theChildBlocksAndIgnoresNothingItWouldNotUnderAShell() async throws {
+    let child = try Self.sleeper()
+    let blocked = try Self.mask("SigBlk", of: child.pid)
+    let ignored = try Self.mask("SigIgn", of: child.pid)
+    child.kill(SIGKILL)
+    _ = await child.wait(timeout: .seconds(30))
+    // `sleep` blocks and ignores nothing itself; bit n-1 stands for signal n.
+    #expect(blocked == 0, "blocked: \(String(blocked, radix: 16))")
+    for signal in ChildProcess.signalsReset {
+      #expect(ignored & (1 << UInt64(signal - 1)) == 0, "signal \(signal) ignored")
+    }
+  }
+}
