@@ -23,7 +23,7 @@ public final class LoopbackServer: Sendable {
   let state = Mutex(State())
   /// Where every task of the server runs: a thread of its own, so CPU-bound or blocking work
   /// elsewhere in the process (on the cooperative pool) cannot keep it from answering.
-  private let executor = ServerExecutor(name: "LoopbackServer")
+  private let executor = ThreadExecutor(name: "LoopbackServer")
 
   struct State {
     var faults = FaultPlan()

@@ -1,5 +1,6 @@
 import Foundation
 import Gutendex
+import TestSupport
 import Testing
 
 @testable import Catalog
@@ -47,57 +48,61 @@ import Testing
   }
 
   @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/proc/self/exe")))
-  func twoProcessesWritingOneFileLoseNoUpdate() throws {
-    try withScratchDirectory { directory in
-      let url = directory.appendingPathComponent("favorites.sqlite")
-      let store = try FavoritesStore(databaseURL: url)
-      let resultFile = directory.appendingPathComponent("child-result.txt")
-      let logFile = directory.appendingPathComponent("child-log.txt")
-      #expect(FileManager.default.createFile(atPath: logFile.path, contents: nil))
+  func twoProcessesWritingOneFileLoseNoUpdate() async throws {
+    // It blocks (polls, waits for the child test process): on a thread of its own, not the
+    // pool the parallel suites share.
+    try await OwnThread.run {
+      try withScratchDirectory { directory in
+        let url = directory.appendingPathComponent("favorites.sqlite")
+        let store = try FavoritesStore(databaseURL: url)
+        let resultFile = directory.appendingPathComponent("child-result.txt")
+        let logFile = directory.appendingPathComponent("child-log.txt")
+        #expect(FileManager.default.createFile(atPath: logFile.path, contents: nil))
 
-      // Run this same test binary again, selecting only the child test below.
-      let child = Process()
-      child.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-      child.arguments = [
-        "--testing-library", "swift-testing", "--filter", "storeChildProcessWriter",
-      ]
-      // Leave out the test library's own settings (event streams etc.) meant for this process.
-      var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("SWT_") }
-      environment["GUTENBERG_STORE_CHILD_DB"] = url.path
-      environment["GUTENBERG_STORE_CHILD_RESULT"] = resultFile.path
-      child.environment = environment
-      let log = try FileHandle(forWritingTo: logFile)
-      child.standardOutput = log
-      child.standardError = log
-      child.standardInput = FileHandle.nullDevice
-      try child.run()
-      // Start together: wait (without any time limit that could fail a slow machine) until
-      // the child has opened the file, or has exited early.
-      let ready = resultFile.path + ".ready"
-      while !FileManager.default.fileExists(atPath: ready) && child.isRunning {
-        usleep(2_000)
+        // Run this same test binary again, selecting only the child test below.
+        let child = Process()
+        child.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        child.arguments = [
+          "--testing-library", "swift-testing", "--filter", "storeChildProcessWriter",
+        ]
+        // Leave out the test library's own settings (event streams etc.) meant for this process.
+        var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("SWT_") }
+        environment["GUTENBERG_STORE_CHILD_DB"] = url.path
+        environment["GUTENBERG_STORE_CHILD_RESULT"] = resultFile.path
+        child.environment = environment
+        let log = try FileHandle(forWritingTo: logFile)
+        child.standardOutput = log
+        child.standardError = log
+        child.standardInput = FileHandle.nullDevice
+        try child.run()
+        // Start together: wait (without any time limit that could fail a slow machine) until
+        // the child has opened the file, or has exited early.
+        let ready = resultFile.path + ".ready"
+        while !FileManager.default.fileExists(atPath: ready) && child.isRunning {
+          usleep(2_000)
+        }
+
+        let parentAdds = try Self.toggleWorker(store, ids: 1...5)
+        // Only a guard against a hung child (10 minutes), not a speed requirement.
+        let deadline = Date().addingTimeInterval(600)
+        while child.isRunning && Date() < deadline { usleep(10_000) }
+        if child.isRunning {
+          child.terminate()
+          Issue.record("the child process did not finish within 10 minutes")
+        }
+        child.waitUntilExit()
+        try log.close()
+        let childLog = (try? String(contentsOf: logFile, encoding: .utf8)) ?? ""
+        #expect(child.terminationStatus == 0, "child failed:\n\(childLog.suffix(3_000))")
+        let childAdds = try #require(
+          Int(String(contentsOf: resultFile, encoding: .utf8)),
+          "child log:\n\(childLog.suffix(3_000))")
+
+        #expect(parentAdds + childAdds == Self.rounds)
+        #expect(try store.isFavorite(Self.sharedID) == false)
+        #expect(try store.favoriteIDs(among: Array(1...10)) == Set(1...10))
+        #expect(try store.count() == 10)
       }
-
-      let parentAdds = try Self.toggleWorker(store, ids: 1...5)
-      // Only a guard against a hung child (10 minutes), not a speed requirement.
-      let deadline = Date().addingTimeInterval(600)
-      while child.isRunning && Date() < deadline { usleep(10_000) }
-      if child.isRunning {
-        child.terminate()
-        Issue.record("the child process did not finish within 10 minutes")
-      }
-      child.waitUntilExit()
-      try log.close()
-      let childLog = (try? String(contentsOf: logFile, encoding: .utf8)) ?? ""
-      #expect(child.terminationStatus == 0, "child failed:\n\(childLog.suffix(3_000))")
-      let childAdds = try #require(
-        Int(String(contentsOf: resultFile, encoding: .utf8)),
-        "child log:\n\(childLog.suffix(3_000))")
-
-      #expect(parentAdds + childAdds == Self.rounds)
-      #expect(try store.isFavorite(Self.sharedID) == false)
-      #expect(try store.favoriteIDs(among: Array(1...10)) == Set(1...10))
-      #expect(try store.count() == 10)
     }
   }
 

@@ -2,7 +2,8 @@ import Dispatch
 import Foundation
 import Synchronization
 
-/// A task executor with a thread of its own: the one a ``LoopbackServer`` serves on.
+/// A task executor with a thread of its own: the one a ``LoopbackServer`` serves on, and where
+/// the tests run CPU-bound or blocking work.
 ///
 /// Without it the server's tasks (accepting, reading requests, the handler, the socket pool's
 /// actor) run on the shared cooperative pool, which has one thread per core. A process that
@@ -14,7 +15,7 @@ import Synchronization
 /// The thread starts with the first job and ends after ``idleTimeout`` without one, so a
 /// stopped (or idle) server holds no thread; the next job starts a new one. At most one
 /// thread runs at a time, so jobs run one after another, in the order they were enqueued.
-final class ServerExecutor: TaskExecutor {
+public final class ThreadExecutor: TaskExecutor {
   /// How long the thread waits for a job before it ends.
   static let idleTimeout = DispatchTimeInterval.seconds(2)
 
@@ -30,11 +31,13 @@ final class ServerExecutor: TaskExecutor {
   private let available = DispatchSemaphore(value: 0)
   private let name: String
 
-  init(name: String) {
+  /// An executor whose thread is called `name` (as `top -H` and a debugger show it).
+  public init(name: String) {
     self.name = name
   }
 
-  func enqueue(_ job: consuming ExecutorJob) {
+  /// Runs `job` on this executor's thread, after the jobs enqueued before it.
+  public func enqueue(_ job: consuming ExecutorJob) {
     let job = UnownedJob(job)
     let startThread = state.withLock { state in
       state.jobs.append(job)
