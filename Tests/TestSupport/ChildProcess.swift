@@ -126,6 +126,14 @@ public final class ChildProcess: Sendable {
     attach(streams.input, input, childEnd: 0, to: 0, flags: O_RDONLY)
     attach(streams.output, output, childEnd: 1, to: 1, flags: O_WRONLY | O_CREAT | O_TRUNC)
     attach(streams.error, error, childEnd: 1, to: 2, flags: O_WRONLY | O_CREAT | O_TRUNC)
+    // The child gets its three streams and nothing else. Other threads of this process open
+    // descriptors that are not close-on-exec (FlyingSocks' listening and accepted sockets, in
+    // a loopback server serving another test): a child holding a copy keeps such a socket
+    // open after the server closes it, so the server's close, reset or stop never reaches its
+    // client, and a stopped server's port still takes connections.
+    guard let closeFrom = Self.closeFrom, closeFrom(&actions, 3) == 0 else {
+      throw SpawnError(description: "posix_spawn_file_actions_addclosefrom_np (glibc 2.34+)")
+    }
     let argv = ([executable] + arguments).map { strdup($0) } + [nil]
     let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
     defer {
@@ -151,6 +159,20 @@ public final class ChildProcess: Sendable {
     }
     return (pid, input[1], output[0], error[0])
   }
+
+  /// glibc's `posix_spawn_file_actions_addclosefrom_np`, looked up at run time: it is declared
+  /// only under `_GNU_SOURCE`, which Swift's Glibc module does not define.
+  private static let closeFrom:
+    (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32)? = {
+      guard
+        let symbol = dlsym(
+          UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np")
+      else { return nil }
+      return unsafeBitCast(
+        symbol,
+        to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32)
+          .self)
+    }()
 
   /// The signals a child gets with their default action, as a shell would start it.
   static let signalsReset = [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE]

@@ -1,12 +1,17 @@
 import Foundation
 import Testing
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 @testable import TestSupport
 
 /// ``ChildProcess`` starts children as a shell would: nothing blocked, SIGINT, SIGTERM, SIGHUP
-/// and SIGPIPE at their defaults. The test runner's own threads block some of these, and a
-/// child inherits the spawning thread's mask unless the spawn resets it.
-@Suite struct ChildProcessSignalTests {
+/// and SIGPIPE at their defaults, and no descriptor but its three streams. The test runner's
+/// own threads block some of these signals, and a child inherits the spawning thread's mask
+/// unless the spawn resets it; it inherits every descriptor not marked close-on-exec, too.
+@Suite struct ChildProcessSpawnTests {
   /// The hexadecimal mask of `field` (`SigBlk`, `SigIgn`) in `/proc/<pid>/status`.
   static func mask(_ field: String, of pid: pid_t) throws -> UInt64 {
     let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
@@ -45,5 +50,17 @@ import Testing
     for signal in ChildProcess.signalsReset {
       #expect(ignored & (1 << UInt64(signal - 1)) == 0, "signal \(signal) ignored")
     }
+  }
+
+  @Test func theChildGetsItsThreeStreamsAndNoOtherDescriptor() async throws {
+    // A socket as FlyingSocks makes them (not close-on-exec), open while the child starts.
+    let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    try #require(socket >= 0)
+    defer { close(socket) }
+    let child = try Self.sleeper()
+    let open = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(child.pid)/fd")
+    child.kill(SIGKILL)
+    _ = await child.wait(timeout: .seconds(30))
+    #expect(open.sorted() == ["0", "1", "2"])
   }
 }
