@@ -1,6 +1,7 @@
 import Foundation
 import Gutendex
 import TestSupport
+import TestTraits
 import Testing
 
 @testable import Catalog
@@ -12,7 +13,7 @@ import Testing
 /// one id shared by every worker (so the shared id must end as it started). Toggles are atomic
 /// exactly when the shared id's `true` results add up to half its toggles: a read-then-write
 /// race would let two workers both add or both remove it.
-@Suite struct StoreConcurrencyTests {
+@Suite(.ownThread) struct StoreConcurrencyTests {
   static let rounds = 201
   static let sharedID = 1_000_000
 

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import TestSupport
+import TestTraits
 import Testing
 
 @testable import Catalog
@@ -8,7 +9,7 @@ import Testing
 
 /// Store work runs off the main actor, and Ctrl-C (a cancelled task) ends a wait for a lock
 /// that another process holds, leaving the store as it was.
-@Suite struct StoreWorkTests {
+@Suite(.ownThread) struct StoreWorkTests {
   @Test @MainActor func aWaitForTheLockDoesNotBlockTheMainActor() async throws {
     let harness = try CatalogHarness()
     let book = try #require(try CatalogFixtures.books("e4-2025-page1").first)

@@ -1,5 +1,6 @@
 import Foundation
 import GutendexServer
+import TestTraits
 import Testing
 
 @testable import TestSupport
@@ -8,7 +9,7 @@ import Testing
 /// a loopback file server: two `get`s of one book, a `.part` that is a link, a sidecar with
 /// header injection or damaged JSON, a mirror that goes away mid-file, hints that repeat the
 /// options given, and a kill between publishing a file and recording it.
-@Suite(.serialized)
+@Suite(.serialized, .ownThread)
 struct DownloadSafetyTests {
   static let name = "84-frankenstein-or-the-modern-prometheus.epub"
   static let epubPath = "/cache/epub/84/pg84-images-3.epub"

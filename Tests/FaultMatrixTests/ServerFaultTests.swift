@@ -1,12 +1,13 @@
 import Foundation
 import GutendexServer
+import TestTraits
 import Testing
 
 @testable import TestSupport
 
 /// Rows of the fault matrix about a slow or failing server: each checks what the user sees, the
 /// exit code or that the prompt still answers, and that favourites and cache survived.
-@Suite(.serialized)
+@Suite(.serialized, .ownThread)
 struct ServerFaultTests {
   static let embeddedBanner = "offline — embedded catalogue of 2025-08"
   static let cachedBanner = "offline — showing cached page from"

@@ -1,17 +1,18 @@
 import Foundation
+import TestTraits
 import Testing
+
+@testable import TestSupport
 
 #if canImport(Glibc)
   import Glibc
 #endif
 
-@testable import TestSupport
-
 /// ``ChildProcess`` starts children as a shell would: nothing blocked, SIGINT, SIGTERM, SIGHUP
 /// and SIGPIPE at their defaults, and no descriptor but its three streams. The test runner's
 /// own threads block some of these signals, and a child inherits the spawning thread's mask
 /// unless the spawn resets it; it inherits every descriptor not marked close-on-exec, too.
-@Suite struct ChildProcessSpawnTests {
+@Suite(.ownThread) struct ChildProcessSpawnTests {
   /// The hexadecimal mask of `field` (`SigBlk`, `SigIgn`) in `/proc/<pid>/status`.
   static func mask(_ field: String, of pid: pid_t) throws -> UInt64 {
     let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)

@@ -1,11 +1,12 @@
 import Foundation
 import Gutendex
+import TestTraits
 import Testing
 
 @testable import GutendexServer
 
 /// Every fault knob, seen from the production client: each must end in the right error.
-@Suite struct FaultPlanTests {
+@Suite(.ownThread) struct FaultPlanTests {
   @Test func latencyBeyondTheClientTimeoutIsTimedOut() async throws {
     // 2 s, not less: on a loaded machine a shorter deadline can fire before the request is
     // even sent, and then the server never sees it.

@@ -1,5 +1,6 @@
 import FlyingSocks
 import Foundation
+import TestSupport
 
 /// A bare HTTP/1.1 client over one socket, for what URLSession hides: keep-alive on one
 /// connection, HEAD framing, pipelining, huge heads, stalled responses.
@@ -16,17 +17,31 @@ struct RawHTTPClient {
   }
 
   let socket: AsyncSocket
+  /// The loop of this client's own socket pool.
+  private let loop: Task<Void, Never>
   private var buffer: [UInt8] = []
 
+  /// Connects with a socket pool of its own, whose loop runs on a thread of its own: FlyingSocks'
+  /// shared client pool runs its loop on the cooperative pool, where it waits behind the
+  /// parallel suites' work while the test's deadline runs.
   static func connect(to url: URL) async throws -> RawHTTPClient {
     guard let port = url.port else { throw Failure(description: "no port in \(url)") }
-    let socket = try await AsyncSocket.connected(
-      to: .inet(ip4: "127.0.0.1", port: UInt16(port)), timeout: 5)
-    return RawHTTPClient(socket: socket)
+    let pool: some AsyncSocketPool = SocketPool.make()
+    try await pool.prepare()
+    let loop = Task(executorPreference: OwnThread.executor()) { _ = try? await pool.run() }
+    do {
+      let socket = try await AsyncSocket.connected(
+        to: .inet(ip4: "127.0.0.1", port: UInt16(port)), pool: pool, timeout: 5)
+      return RawHTTPClient(socket: socket, loop: loop)
+    } catch {
+      loop.cancel()
+      throw error
+    }
   }
 
-  private init(socket: AsyncSocket) {
+  private init(socket: AsyncSocket, loop: Task<Void, Never>) {
     self.socket = socket
+    self.loop = loop
   }
 
   func send(_ text: String) async throws {
@@ -83,6 +98,7 @@ struct RawHTTPClient {
 
   func close() {
     try? socket.close()
+    loop.cancel()
   }
 
   private static func endOfHead(_ bytes: [UInt8]) -> Int? {
