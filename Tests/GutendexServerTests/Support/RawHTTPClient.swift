@@ -30,8 +30,11 @@ struct RawHTTPClient {
     try await pool.prepare()
     let loop = Task(executorPreference: OwnThread.executor()) { _ = try? await pool.run() }
     do {
-      let socket = try await AsyncSocket.connected(
-        to: .inet(ip4: "127.0.0.1", port: UInt16(port)), pool: pool, timeout: 5)
+      // Not `AsyncSocket.connected(to:pool:timeout:)`: its timeout runs the connect in an
+      // unstructured task, on the cooperative pool again. A loopback connect is answered at
+      // once (accepted or refused), so it needs no timeout of its own.
+      let socket = try AsyncSocket(socket: Socket(domain: AF_INET, type: .stream), pool: pool)
+      try await socket.connect(to: .inet(ip4: "127.0.0.1", port: UInt16(port)))
       return RawHTTPClient(socket: socket, loop: loop)
     } catch {
       loop.cancel()
