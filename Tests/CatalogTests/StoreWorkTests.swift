@@ -33,7 +33,11 @@ import Testing
     let harness = try CatalogHarness()
     let book = try #require(try CatalogFixtures.books("e4-2025-page1").first)
     let lock = try DatabaseLock(path: harness.favorites.databaseURL.path)
-    let toggle = Task { try await harness.service.toggleFavorite(book) }
+    // On a thread of its own like the test (`.ownThread`): an unstructured task has no executor
+    // preference, and on the cooperative pool `waited` would include its queue.
+    let toggle = Task(executorPreference: OwnThread.executor()) {
+      try await harness.service.toggleFavorite(book)
+    }
     try await Task.sleep(for: .milliseconds(300))
     let start = ContinuousClock.now
     toggle.cancel()

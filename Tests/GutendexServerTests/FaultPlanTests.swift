@@ -1,5 +1,6 @@
 import Foundation
 import Gutendex
+import TestSupport
 import TestTraits
 import Testing
 
@@ -175,7 +176,9 @@ import Testing
       try await raw.send("GET /books/ HTTP/1.1\r\nHost: a\r\n\r\n")
       // Reading stalls on the body forever; stopping the server must still end it.
       let snapshot = raw
-      let head = Task {
+      // On a thread of its own like the test: an unstructured task has no executor preference,
+      // and its reads would resume behind the parallel suites' queue on the cooperative pool.
+      let head = Task(executorPreference: OwnThread.executor()) {
         var copy = snapshot
         return try await copy.readUntilClosed()
       }
