@@ -1,12 +1,13 @@
 import Foundation
 import Gutendex
+import TestTraits
 import Testing
 
 @testable import Catalog
 @testable import CatalogStore
 
 @MainActor
-@Suite("BookDetailViewModel", .timeLimit(.minutes(1)))
+@Suite("BookDetailViewModel", .timeLimit(.minutes(1)), .ownThread)
 struct BookDetailViewModelTests {
   let local = CatalogFixtures.made(4)
 

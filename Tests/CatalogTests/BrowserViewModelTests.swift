@@ -1,6 +1,7 @@
 import Foundation
 import Gutendex
 import TestSupport
+import TestTraits
 import Testing
 
 @testable import Catalog
@@ -12,7 +13,7 @@ let plainPageTwo: @Sendable (URL) -> Bool = { url in
 }
 
 @MainActor
-@Suite("BrowserViewModel: loading and navigation", .timeLimit(.minutes(1)))
+@Suite("BrowserViewModel: loading and navigation", .timeLimit(.minutes(1)), .ownThread)
 struct BrowserViewModelTests {
   let harness: CatalogHarness
   let catalogue: [Book]
@@ -203,7 +204,7 @@ struct BrowserViewModelTests {
 }
 
 @MainActor
-@Suite("BrowserViewModel: prefetch", .timeLimit(.minutes(1)))
+@Suite("BrowserViewModel: prefetch", .timeLimit(.minutes(1)), .ownThread)
 struct BrowserPrefetchTests {
   let harness: CatalogHarness
 
@@ -350,7 +351,7 @@ struct BrowserPrefetchTests {
 }
 
 @MainActor
-@Suite("BrowserViewModel: favourites", .timeLimit(.minutes(1)))
+@Suite("BrowserViewModel: favourites", .timeLimit(.minutes(1)), .ownThread)
 struct BrowserFavoritesTests {
   let harness: CatalogHarness
   let model: BrowserViewModel

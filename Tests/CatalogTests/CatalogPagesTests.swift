@@ -1,13 +1,14 @@
 import Foundation
 import Gutendex
 import TestSupport
+import TestTraits
 import Testing
 
 @testable import Catalog
 @testable import CatalogStore
 
 /// `CatalogService.pages`: the walk over a whole listing that `gutenberg list --all` uses.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(1)), .ownThread)
 struct CatalogPagesTests {
   @Test func walksEveryPageOnceInOrder() async throws {
     let harness = try CatalogHarness()

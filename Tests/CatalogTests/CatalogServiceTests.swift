@@ -1,12 +1,13 @@
 import Foundation
 import Gutendex
 import TestSupport
+import TestTraits
 import Testing
 
 @testable import Catalog
 @testable import CatalogStore
 
-@Suite("CatalogService: pages, fallbacks, network state", .timeLimit(.minutes(1)))
+@Suite("CatalogService: pages, fallbacks, network state", .timeLimit(.minutes(1)), .ownThread)
 struct CatalogServiceTests {
   @Test func aLivePageIsShownAndStoredInTheCache() async throws {
     let harness = try CatalogHarness()
@@ -230,7 +231,7 @@ struct CatalogServiceTests {
   }
 }
 
-@Suite("CatalogService: books, refresh, probe", .timeLimit(.minutes(1)))
+@Suite("CatalogService: books, refresh, probe", .timeLimit(.minutes(1)), .ownThread)
 struct CatalogServiceBookTests {
   @Test func aBookComesLiveWhenTheServerAnswers() async throws {
     let harness = try CatalogHarness()

@@ -1,12 +1,13 @@
 import Foundation
 import Gutendex
+import TestTraits
 import Testing
 
 @testable import Catalog
 @testable import CatalogStore
 
 @MainActor
-@Suite("FavoritesViewModel", .timeLimit(.minutes(1)))
+@Suite("FavoritesViewModel", .timeLimit(.minutes(1)), .ownThread)
 struct FavoritesViewModelTests {
   let harness: CatalogHarness
   let books: [Book]

@@ -1,5 +1,6 @@
 import Foundation
 import Gutendex
+import TestTraits
 import Testing
 
 @testable import Catalog
@@ -8,7 +9,7 @@ import Testing
 /// The states an observer of the browser receives, in order, for the actions the terminal
 /// front performs: what the session draws is exactly this sequence.
 @MainActor
-@Suite("BrowserViewModel: observed state sequences", .timeLimit(.minutes(1)))
+@Suite("BrowserViewModel: observed state sequences", .timeLimit(.minutes(1)), .ownThread)
 struct ObservedSequenceTests {
   let harness: CatalogHarness
   let catalogue: [Book]

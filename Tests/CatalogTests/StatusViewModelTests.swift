@@ -1,12 +1,13 @@
 import Foundation
 import Gutendex
+import TestTraits
 import Testing
 
 @testable import Catalog
 @testable import CatalogStore
 
 @MainActor
-@Suite("StatusViewModel", .timeLimit(.minutes(1)))
+@Suite("StatusViewModel", .timeLimit(.minutes(1)), .ownThread)
 struct StatusViewModelTests {
   @Test func showsTheFiguresAfterAFewRequests() async throws {
     let harness = try CatalogHarness(localBooks: [])
