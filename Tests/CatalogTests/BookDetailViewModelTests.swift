@@ -1,13 +1,12 @@
 import Foundation
 import Gutendex
-import TestTraits
 import Testing
 
 @testable import Catalog
 @testable import CatalogStore
 
 @MainActor
-@Suite("BookDetailViewModel", .timeLimit(.minutes(1)), .ownThread)
+@Suite("BookDetailViewModel", .timeLimit(.minutes(1)))
 struct BookDetailViewModelTests {
   let local = CatalogFixtures.made(4)
 

@@ -1,7 +1,6 @@
 import Foundation
 import Gutendex
 import TestSupport
-import TestTraits
 import Testing
 
 @testable import Catalog
@@ -13,7 +12,7 @@ let plainPageTwo: @Sendable (URL) -> Bool = { url in
 }
 
 @MainActor
-@Suite("BrowserViewModel: loading and navigation", .timeLimit(.minutes(1)), .ownThread)
+@Suite("BrowserViewModel: loading and navigation", .timeLimit(.minutes(1)))
 struct BrowserViewModelTests {
   let harness: CatalogHarness
   let catalogue: [Book]
@@ -204,7 +203,7 @@ struct BrowserViewModelTests {
 }
 
 @MainActor
-@Suite("BrowserViewModel: prefetch", .timeLimit(.minutes(1)), .ownThread)
+@Suite("BrowserViewModel: prefetch", .timeLimit(.minutes(1)))
 struct BrowserPrefetchTests {
   let harness: CatalogHarness
 
@@ -351,7 +350,7 @@ struct BrowserPrefetchTests {
 }
 
 @MainActor
-@Suite("BrowserViewModel: favourites", .timeLimit(.minutes(1)), .ownThread)
+@Suite("BrowserViewModel: favourites", .timeLimit(.minutes(1)))
 struct BrowserFavoritesTests {
   let harness: CatalogHarness
   let model: BrowserViewModel

@@ -1,14 +1,13 @@
 import Foundation
 import Gutendex
 import TestSupport
-import TestTraits
 import Testing
 
 @testable import Catalog
 @testable import CatalogStore
 
 /// `CatalogService.pages`: the walk over a whole listing that `gutenberg list --all` uses.
-@Suite(.timeLimit(.minutes(1)), .ownThread)
+@Suite(.timeLimit(.minutes(1)))
 struct CatalogPagesTests {
   @Test func walksEveryPageOnceInOrder() async throws {
     let harness = try CatalogHarness()

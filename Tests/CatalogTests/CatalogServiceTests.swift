@@ -1,13 +1,12 @@
 import Foundation
 import Gutendex
 import TestSupport
-import TestTraits
 import Testing
 
 @testable import Catalog
 @testable import CatalogStore
 
-@Suite("CatalogService: pages, fallbacks, network state", .timeLimit(.minutes(1)), .ownThread)
+@Suite("CatalogService: pages, fallbacks, network state", .timeLimit(.minutes(1)))
 struct CatalogServiceTests {
   @Test func aLivePageIsShownAndStoredInTheCache() async throws {
     let harness = try CatalogHarness()
@@ -231,7 +230,7 @@ struct CatalogServiceTests {
   }
 }
 
-@Suite("CatalogService: books, refresh, probe", .timeLimit(.minutes(1)), .ownThread)
+@Suite("CatalogService: books, refresh, probe", .timeLimit(.minutes(1)))
 struct CatalogServiceBookTests {
   @Test func aBookComesLiveWhenTheServerAnswers() async throws {
     let harness = try CatalogHarness()

@@ -1,13 +1,12 @@
 import Foundation
 import Gutendex
-import TestTraits
 import Testing
 
 @testable import Catalog
 @testable import CatalogStore
 
 @MainActor
-@Suite("FavoritesViewModel", .timeLimit(.minutes(1)), .ownThread)
+@Suite("FavoritesViewModel", .timeLimit(.minutes(1)))
 struct FavoritesViewModelTests {
   let harness: CatalogHarness
   let books: [Book]

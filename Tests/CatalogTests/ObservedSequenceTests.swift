@@ -1,6 +1,5 @@
 import Foundation
 import Gutendex
-import TestTraits
 import Testing
 
 @testable import Catalog
@@ -9,7 +8,7 @@ import Testing
 /// The states an observer of the browser receives, in order, for the actions the terminal
 /// front performs: what the session draws is exactly this sequence.
 @MainActor
-@Suite("BrowserViewModel: observed state sequences", .timeLimit(.minutes(1)), .ownThread)
+@Suite("BrowserViewModel: observed state sequences", .timeLimit(.minutes(1)))
 struct ObservedSequenceTests {
   let harness: CatalogHarness
   let catalogue: [Book]

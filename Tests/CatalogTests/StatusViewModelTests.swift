@@ -1,13 +1,12 @@
 import Foundation
 import Gutendex
-import TestTraits
 import Testing
 
 @testable import Catalog
 @testable import CatalogStore
 
 @MainActor
-@Suite("StatusViewModel", .timeLimit(.minutes(1)), .ownThread)
+@Suite("StatusViewModel", .timeLimit(.minutes(1)))
 struct StatusViewModelTests {
   @Test func showsTheFiguresAfterAFewRequests() async throws {
     let harness = try CatalogHarness(localBooks: [])

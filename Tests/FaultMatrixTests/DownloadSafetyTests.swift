@@ -95,7 +95,10 @@ struct DownloadSafetyTests {
       let size = 1_000_000
       try BookFiles.serve84(on: bench.server, epubSize: size)
       bench.server.faults = FaultPlan(stallMidBody: true)
-      let first = try bench.start(["--timeout", "3"])
+      // The first gives up 10 s into the stall. Until then the test must have seen its part
+      // and lock, and started the second and seen it wait: a few seconds of process starts
+      // on a loaded machine (the suites run in parallel), so not much shorter.
+      let first = try bench.start(["--timeout", "10"])
       #expect(await Self.eventually { bench.size(bench.part) == size / 2 })
       #expect(
         (try? String(contentsOf: bench.lock, encoding: .utf8)) == "\(first.pid)\n",

@@ -1,11 +1,10 @@
 import Foundation
-import TestTraits
 import Testing
 
 @testable import Gutendex
 
 /// Each status and transport failure becomes the right ``GutendexError``, with its message.
-@Suite(.timeLimit(.minutes(1)), .ownThread) struct ClientStatusTests {
+@Suite(.timeLimit(.minutes(1))) struct ClientStatusTests {
   let url84 = URL(string: "https://books.example/books/84/")!
   let pageURL = URL(string: "https://books.example/books/?page=99")!
 

@@ -1,11 +1,10 @@
 import Foundation
-import TestTraits
 import Testing
 
 @testable import Gutendex
 
 /// `pages` and `books` follow `next` to the end, safely, on the configured server.
-@Suite(.timeLimit(.minutes(1)), .ownThread) struct PaginationTests {
+@Suite(.timeLimit(.minutes(1))) struct PaginationTests {
   /// Pages keyed by their `page` parameter (absent = 1), like a real server.
   static func server(_ pages: [Int: String]) -> MockTransport {
     MockTransport.routing { request in
