@@ -73,17 +73,18 @@ let package = Package(
     // The cold-start baseline: the smallest Swift executable, spawned next to `gutenberg`.
     .executableTarget(name: "bench-hello"),
     .testTarget(
-      name: "GutendexTests", dependencies: ["Gutendex", "GutendexServer", "TestSupport"]),
+      name: "GutendexTests",
+      dependencies: ["Gutendex", "GutendexServer", "TestSupport", "TestTraits"]),
     .testTarget(name: "GutendexEngineTests", dependencies: ["GutendexEngine", "TestSupport"]),
     .testTarget(
       name: "GutendexServerTests",
       dependencies: [
         "Gutendex", "GutendexServer", "GutendexEngine", "gutendex-server", "TestSupport",
-        .product(name: "FlyingSocks", package: "FlyingFox"),
+        "TestTraits", .product(name: "FlyingSocks", package: "FlyingFox"),
       ]),
     .testTarget(
       name: "CatalogTests",
-      dependencies: ["Catalog", "GutendexServer", "TestSupport"]),
+      dependencies: ["Catalog", "GutendexServer", "TestSupport", "TestTraits"]),
     .testTarget(
       name: "TerminalTests",
       dependencies: [
@@ -93,19 +94,23 @@ let package = Package(
     .testTarget(
       name: "EndToEndTests",
       dependencies: [
-        "gutenberg", "TestSupport", "Gutendex", "GutendexServer", "GutendexEngine",
+        "gutenberg", "TestSupport", "TestTraits", "Gutendex", "GutendexServer", "GutendexEngine",
       ]),
     .testTarget(
       name: "FaultMatrixTests",
       dependencies: [
-        "gutenberg", "TestSupport", "Gutendex", "GutendexServer", "GutendexEngine",
+        "gutenberg", "TestSupport", "TestTraits", "Gutendex", "GutendexServer", "GutendexEngine",
       ]),
     // Runs every command line of README.md and of `gutenberg --help` against a loopback server.
     .testTarget(
       name: "DocumentationTests",
       dependencies: [
-        "gutenberg", "gutendex-server", "TestSupport", "Gutendex", "GutendexServer",
+        "gutenberg", "gutendex-server", "TestSupport", "TestTraits", "Gutendex", "GutendexServer",
       ]),
+    // The `.ownThread` test trait: tests that must react in time run on threads of their own,
+    // not behind the parallel suites' work on the cooperative pool. Apart from TestSupport,
+    // which the bench links and so must not import Testing.
+    .target(name: "TestTraits", dependencies: ["TestSupport"], path: "Tests/TestTraits"),
     // What every test suite shares: each fixture once, the child-process harness (also the
     // bench's), the loopback test server and the binary harness. No `import Testing` here, so
     // the bench can link it.

@@ -20,6 +20,11 @@ final class CurlEngine: Sendable {
   private init?() {
     curl_global_init(Int(CURL_GLOBAL_DEFAULT))
     guard let pointer = curl_multi_init() else { return nil }
+    // libcurl's default keeps 4 idle connections per transfer in progress and closes the oldest
+    // beyond that, so a process talking to many hosts at once (the test runner: a loopback
+    // server per test, in parallel) loses the connection one client is about to reuse. The
+    // binary talks to two or three hosts: a larger cache costs it nothing.
+    _ = gb_multi_setopt_long(pointer, CURLMOPT_MAXCONNECTS, 128)
     multi = MultiHandle(pointer)
     let thread = Thread { [self] in run() }
     thread.name = "gutenberg.curl"

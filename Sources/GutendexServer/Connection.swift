@@ -157,6 +157,8 @@ struct Connection {
         group.cancelAll()
       }
     }
+    // Forgotten first, so ``LoopbackServer/stop()`` never shuts down a descriptor reused since.
+    server.forget(socket.socket.file.rawValue)
     try? socket.close()
   }
 }

@@ -21,6 +21,9 @@ public final class LoopbackServer: Sendable {
   public let handler: any Requestable
   private let requestedPort: UInt16
   let state = Mutex(State())
+  /// Where every task of the server runs: a thread of its own, so CPU-bound or blocking work
+  /// elsewhere in the process (on the cooperative pool) cannot keep it from answering.
+  private let executor = ThreadExecutor(name: "LoopbackServer")
 
   struct State {
     var faults = FaultPlan()
@@ -35,6 +38,10 @@ public final class LoopbackServer: Sendable {
     var redirects: [String: Redirect] = [:]
     /// The `Range` header of each file request, in order (nil when there was none).
     var fileRanges: [String?] = []
+    /// The descriptors of the open connections, which ``stop()`` shuts down.
+    var openSockets: Set<Int32> = []
+    /// Set by ``stop()``: a connection accepted from now on is closed at once.
+    var stopping = false
   }
 
   struct Redirect: Sendable {
@@ -45,7 +52,10 @@ public final class LoopbackServer: Sendable {
   struct Running: Sendable {
     var listener: Socket
     var port: UInt16
+    /// Accepts and serves; ends once every connection has.
     var task: Task<Void, Never>
+    /// The socket pool's loop.
+    var loop: Task<Void, Never>
   }
 
   /// A server for `handler` on `port` (0 picks a free one when started).
@@ -89,6 +99,7 @@ public final class LoopbackServer: Sendable {
       state.withLock {
         $0.running = running
         $0.starting = false
+        $0.stopping = false
       }
       guard let url = URL(string: "http://127.0.0.1:\(running.port)") else {
         throw LoopbackServerError.socket("no URL for port \(running.port)")
@@ -108,8 +119,24 @@ public final class LoopbackServer: Sendable {
     }
     guard let running else { return }
     running.task.cancel()
+    // FlyingSocks ends a cancelled wait for a socket from an unstructured task, which runs on
+    // the cooperative pool, not on this server's thread: with that pool busy (tests running in
+    // parallel) stopping would wait for it. Shutting the sockets down ends every wait through
+    // the socket pool's own loop instead, here.
+    _ = shutdown(running.listener.file.rawValue, Int32(SHUT_RDWR))
+    state.withLock { state in
+      state.stopping = true
+      for socket in state.openSockets { _ = shutdown(socket, Int32(SHUT_RDWR)) }
+    }
     await running.task.value
     try? running.listener.close()
+    // Not awaited, for the same reason: it ends once the pool gets to its cancellation.
+    running.loop.cancel()
+  }
+
+  /// Drops a connection's descriptor from ``State/openSockets`` before it is closed.
+  func forget(_ socket: Int32) {
+    _ = state.withLock { $0.openSockets.remove(socket) }
   }
 
   private func listen() async throws -> Running {
@@ -146,16 +173,13 @@ public final class LoopbackServer: Sendable {
       try? listener.close()
       throw LoopbackServerError.socket(String(describing: error))
     }
-    let task = Task {
-      await withTaskGroup(of: Void.self) { group in
-        group.addTask { try? await pool.run() }
-        group.addTask { await self.acceptConnections(on: asyncListener, port: port) }
-        // Either ending (normally by cancellation from `stop`) ends the other.
-        await group.next()
-        group.cancelAll()
-      }
+    // Child tasks (each connection) inherit the preference; so do the socket pool's actor and
+    // the handler, which have no executor of their own.
+    let loop = Task(executorPreference: executor) { _ = try? await pool.run() }
+    let task = Task(executorPreference: executor) {
+      await self.acceptConnections(on: asyncListener, port: port)
     }
-    return Running(listener: listener, port: port, task: task)
+    return Running(listener: listener, port: port, task: task, loop: loop)
   }
 
   private func acceptConnections(on listener: AsyncSocket, port: UInt16) async {
@@ -170,7 +194,15 @@ public final class LoopbackServer: Sendable {
           try? await Task.sleep(for: .milliseconds(10))
           continue
         }
-        state.withLock { $0.connections += 1 }
+        let stopping = state.withLock { state in
+          state.connections += 1
+          if !state.stopping { state.openSockets.insert(client.socket.file.rawValue) }
+          return state.stopping
+        }
+        if stopping {
+          try? client.close()
+          break
+        }
         try? client.socket.setValue(true, for: NoDelaySocketOption())
         group.addTask {
           var connection = Connection(server: self, socket: client, port: port)

@@ -1,9 +1,10 @@
 import Foundation
+import TestTraits
 import Testing
 
 /// The README test's own machinery: that it finds the commands of a document, reads them as
 /// the shell would, and fails a line that breaks, so ``ReadmeExampleTests`` can fail.
-@Suite(.serialized)
+@Suite(.serialized, .ownThread)
 struct DocsSandboxTests {
   @Test func extractsShellBlocksAndCommandSpansOnly() {
     let markdown = """

@@ -1,4 +1,5 @@
 import Foundation
+import TestTraits
 import Testing
 
 @testable import TestSupport
@@ -7,7 +8,7 @@ import Testing
 /// (or the one its comment documents) and sensible output, against a loopback server. A README
 /// edit that breaks an example fails here. How lines are adapted to the sandbox (the loopback
 /// server for `--server`, the built binary for `swift run`) is told in ``DocsSandbox``.
-@Suite(.serialized)
+@Suite(.serialized, .ownThread)
 struct ReadmeExampleTests {
   /// The package's root directory, found from this file's path.
   static var packageRoot: URL {

@@ -1,10 +1,11 @@
 import Foundation
+import TestTraits
 import Testing
 
 @testable import TestSupport
 
 /// The interactive browser, driven through standard input against the loopback engine.
-@Suite(.serialized)
+@Suite(.serialized, .ownThread)
 struct BrowsingTests {
   @Test func nextFavouriteAndFavouritesScreenPersist() async throws {
     let server = try await TestServer.start()

@@ -1,5 +1,6 @@
 import Foundation
 import GutendexServer
+import TestTraits
 import Testing
 
 @testable import TestSupport
@@ -11,7 +12,7 @@ import Testing
 /// (``RecordedGutendex``), and the capture must appear in its output, byte for byte, as whole
 /// lines. `TerminalTests/ScreenCaptureTests` produces the captures from the running app's
 /// session; this closes the loop to the shipped executable.
-@Suite(.serialized)
+@Suite(.serialized, .ownThread)
 struct CaptureBinaryTests {
   static let screens = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

@@ -1,5 +1,6 @@
 import Foundation
 import GutendexServer
+import TestTraits
 import Testing
 
 @testable import TestSupport
@@ -8,7 +9,7 @@ import Testing
 /// API and Project Gutenberg's files (behind redirects, as PG does). Each test runs over http
 /// and over https (a TLS front before the same server, for the API and the files alike, the
 /// binary trusting its test CA through `SSL_CERT_FILE`).
-@Suite(.serialized)
+@Suite(.serialized, .ownThread)
 struct DownloadTests {
   static let epubName = "84-frankenstein-or-the-modern-prometheus.epub"
   static let textName = "84-frankenstein-or-the-modern-prometheus.txt"

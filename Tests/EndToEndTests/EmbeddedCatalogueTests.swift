@@ -1,11 +1,12 @@
 import Foundation
+import TestTraits
 import Testing
 
 @testable import TestSupport
 
 /// With no server at all (nothing listens on 127.0.0.1:1) and with `--source embedded`, the
 /// binary browses, searches and keeps favourites from the embedded catalogue.
-@Suite(.serialized)
+@Suite(.serialized, .ownThread)
 struct EmbeddedCatalogueTests {
   static let deadServer = "http://127.0.0.1:1"
 

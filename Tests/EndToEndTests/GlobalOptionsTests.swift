@@ -1,11 +1,12 @@
 import Foundation
+import TestTraits
 import Testing
 
 @testable import TestSupport
 
 /// The built binary takes the global options before or after the subcommand, its one-shot
 /// commands end without the browser's footer, and its shell completion offers the languages.
-@Suite(.serialized)
+@Suite(.serialized, .ownThread)
 struct GlobalOptionsTests {
   @Test func serverBeforeOrAfterTheSubcommandIsUsed() async throws {
     let server = try await TestServer.start()

@@ -1,5 +1,6 @@
 import Foundation
 import GutendexServer
+import TestTraits
 import Testing
 
 @testable import TestSupport
@@ -7,7 +8,7 @@ import Testing
 /// The binary's https and proxy settings, read from the environment as the curl tool reads
 /// them: a private CA (`SSL_CERT_FILE`, `CURL_CA_BUNDLE`, `SSL_CERT_DIR`), the proxy variables
 /// and `no_proxy`. Real TLS (``TLSFront``) and a real proxy (``LoopbackProxy``) on loopback.
-@Suite(.serialized)
+@Suite(.serialized, .ownThread)
 struct ProxyAndCertificateTests {
   /// The path the EPUB is saved under in the data directory's root.
   static func epub(_ setup: DownloadTests.Setup) -> URL {

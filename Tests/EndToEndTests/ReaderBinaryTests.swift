@@ -1,12 +1,13 @@
 import Foundation
 import GutendexServer
+import TestTraits
 import Testing
 
 @testable import TestSupport
 
 /// `read` with the real binary on texts the line-based pager got wrong: a paragraph kept on one
 /// line (as many Project Gutenberg files keep them), and a file that is not text at all.
-@Suite(.serialized)
+@Suite(.serialized, .ownThread)
 struct ReaderBinaryTests {
   static let title = "Frankenstein; Or, The Modern Prometheus"
 

@@ -1,12 +1,13 @@
 import Foundation
 import Gutendex
 import GutendexEngine
+import TestTraits
 import Testing
 
 @testable import TestSupport
 
 /// The scriptable subcommands against the loopback engine.
-@Suite(.serialized)
+@Suite(.serialized, .ownThread)
 struct SubcommandTests {
   @Test func listPipedIsTSVWithTheEngineIDs() async throws {
     let server = try await TestServer.start()

@@ -1,10 +1,11 @@
 import Foundation
+import TestTraits
 import Testing
 
 @testable import TestSupport
 
 /// Command-line mistakes: exit 64 and exactly one `error:` line on standard error.
-@Suite(.serialized)
+@Suite(.serialized, .ownThread)
 struct UsageTests {
   @Test(arguments: [
     ["list", "--bogus"], ["list", "--page", "0"], ["show", "abc"], ["show", "0"],

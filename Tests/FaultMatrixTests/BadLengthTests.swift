@@ -1,11 +1,12 @@
 import Foundation
+import TestTraits
 import Testing
 
 @testable import TestSupport
 
 /// Book files whose server announces a length no file has: `gutenberg get` says "bad data" in
 /// one line (exit 65) or shows a progress line it can draw, and never crashes.
-@Suite(.serialized)
+@Suite(.serialized, .ownThread)
 struct BadLengthTests {
   static func fileHead(_ lengths: String) -> String {
     "HTTP/1.1 200 OK\r\nContent-Type: application/epub+zip\r\nETag: \"v1\"\r\n"

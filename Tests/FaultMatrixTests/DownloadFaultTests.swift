@@ -1,5 +1,6 @@
 import Foundation
 import GutendexServer
+import TestTraits
 import Testing
 
 @testable import TestSupport
@@ -9,7 +10,7 @@ import Testing
 /// 500 MB. Book metadata comes from the embedded catalogue (`--source embedded`), so every
 /// fault hits the file transfer itself. Each row runs over http and over https (a TLS front
 /// before the same server, the binary trusting its test CA through `SSL_CERT_FILE`).
-@Suite(.serialized)
+@Suite(.serialized, .ownThread)
 struct DownloadFaultTests {
   static let name = "84-frankenstein-or-the-modern-prometheus.epub"
 

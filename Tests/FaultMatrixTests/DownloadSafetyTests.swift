@@ -1,5 +1,6 @@
 import Foundation
 import GutendexServer
+import TestTraits
 import Testing
 
 @testable import TestSupport
@@ -8,7 +9,7 @@ import Testing
 /// a loopback file server: two `get`s of one book, a `.part` that is a link, a sidecar with
 /// header injection or damaged JSON, a mirror that goes away mid-file, hints that repeat the
 /// options given, and a kill between publishing a file and recording it.
-@Suite(.serialized)
+@Suite(.serialized, .ownThread)
 struct DownloadSafetyTests {
   static let name = "84-frankenstein-or-the-modern-prometheus.epub"
   static let epubPath = "/cache/epub/84/pg84-images-3.epub"
@@ -94,7 +95,10 @@ struct DownloadSafetyTests {
       let size = 1_000_000
       try BookFiles.serve84(on: bench.server, epubSize: size)
       bench.server.faults = FaultPlan(stallMidBody: true)
-      let first = try bench.start(["--timeout", "3"])
+      // The first gives up 10 s into the stall. Until then the test must have seen its part
+      // and lock, and started the second and seen it wait: a few seconds of process starts
+      // on a loaded machine (the suites run in parallel), so not much shorter.
+      let first = try bench.start(["--timeout", "10"])
       #expect(await Self.eventually { bench.size(bench.part) == size / 2 })
       #expect(
         (try? String(contentsOf: bench.lock, encoding: .utf8)) == "\(first.pid)\n",

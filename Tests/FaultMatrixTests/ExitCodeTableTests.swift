@@ -1,5 +1,6 @@
 import Foundation
 import GutendexServer
+import TestTraits
 import Testing
 
 @testable import TestSupport
@@ -7,7 +8,7 @@ import Testing
 /// One exit code per kind of failure, whichever command meets it: the same fault is driven
 /// through `show`, `list`, `get` and `read` of the real binary, and every one ends the same way
 /// with one `error:` line.
-@Suite(.serialized)
+@Suite(.serialized, .ownThread)
 struct ExitCodeTableTests {
   /// The commands that ask the API, with `SERVER` standing for the loopback server's URL.
   static let apiCommands: [[String]] = [

@@ -1,12 +1,13 @@
 import Foundation
 import GutendexServer
+import TestTraits
 import Testing
 
 @testable import TestSupport
 
 /// Titles and names carrying OSC/CSI escapes, C1 controls and bidi overrides are printed
 /// harmlessly on every human-facing output: screens, TSV, details and favourites.
-@Suite(.serialized)
+@Suite(.serialized, .ownThread)
 struct HostileTextTests {
   /// Every screen that shows a title or a name, plus favourites saved from hostile data.
   static let session = "1\nlinks 1\nb\nf 5-7\nF\n1\nb\n/ evil\ns\n?\nq\n"

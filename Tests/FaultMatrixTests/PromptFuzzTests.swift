@@ -1,4 +1,5 @@
 import Foundation
+import TestTraits
 import Testing
 
 @testable import TestSupport
@@ -121,7 +122,7 @@ struct PromptLines {
 
 /// 10,000 random and malformed lines against the loopback engine: no crash, exit 0 at the end,
 /// and every line answered with at least one line of output.
-@Suite(.serialized)
+@Suite(.serialized, .ownThread)
 struct PromptFuzzTests {
   /// An unknown command: one error line, and nothing else changes, so it separates answers.
   static let marker = "zzmarker"

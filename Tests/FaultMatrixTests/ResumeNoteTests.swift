@@ -1,12 +1,13 @@
 import Foundation
 import GutendexServer
+import TestTraits
 import Testing
 
 @testable import TestSupport
 
 /// On a terminal, a resumed `get` says how the file came to be before the line that it is
 /// saved: "note: resumed at …" then "Saved …" (it used to be the other way round).
-@Suite(.serialized)
+@Suite(.serialized, .ownThread)
 struct ResumeNoteTests {
   @Test func theResumeNoteComesBeforeTheSavedLine() async throws {
     try await DownloadFaultTests.with(.http) { row in

@@ -1,12 +1,13 @@
 import Foundation
 import GutendexEngine
+import TestTraits
 import Testing
 
 @testable import TestSupport
 
 /// Rows of the fault matrix about the local store: damaged or blocked files, failing exports
 /// and imports, a killed process, two processes at once.
-@Suite(.serialized)
+@Suite(.serialized, .ownThread)
 struct StoreFaultTests {
   // MARK: - Damaged or blocked database
 

@@ -1,4 +1,5 @@
 import Foundation
+import TestTraits
 import Testing
 
 @testable import TestSupport
@@ -6,7 +7,7 @@ import Testing
 /// A row of the fault matrix: another process holds the favourites database's write lock.
 /// The prompt must not freeze on it, and Ctrl-C must end the wait at once, change nothing and
 /// leave the session running.
-@Suite(.serialized)
+@Suite(.serialized, .ownThread)
 struct StoreLockTests {
   /// Polls the child's standard error until it holds `text` or `timeout` passes.
   static func waitForError(_ child: ChildProcess, _ text: String, timeout: Duration) async -> Bool {

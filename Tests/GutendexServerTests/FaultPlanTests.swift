@@ -1,11 +1,13 @@
 import Foundation
 import Gutendex
+import TestSupport
+import TestTraits
 import Testing
 
 @testable import GutendexServer
 
 /// Every fault knob, seen from the production client: each must end in the right error.
-@Suite struct FaultPlanTests {
+@Suite(.ownThread) struct FaultPlanTests {
   @Test func latencyBeyondTheClientTimeoutIsTimedOut() async throws {
     // 2 s, not less: on a loaded machine a shorter deadline can fire before the request is
     // even sent, and then the server never sees it.
@@ -174,7 +176,9 @@ import Testing
       try await raw.send("GET /books/ HTTP/1.1\r\nHost: a\r\n\r\n")
       // Reading stalls on the body forever; stopping the server must still end it.
       let snapshot = raw
-      let head = Task {
+      // On a thread of its own like the test: an unstructured task has no executor preference,
+      // and its reads would resume behind the parallel suites' queue on the cooperative pool.
+      let head = Task(executorPreference: OwnThread.executor()) {
         var copy = snapshot
         return try await copy.readUntilClosed()
       }

@@ -1,10 +1,11 @@
 import Foundation
+import TestTraits
 import Testing
 
 @testable import GutendexServer
 
 /// The files mode: whole files, ranges, 416, If-Range, HEAD, redirects and faults on file bytes.
-@Suite struct FilesModeTests {
+@Suite(.ownThread) struct FilesModeTests {
   static let content = ServedFile.generatedBytes(offset: 0, count: 1000)
 
   func exchange(_ url: URL, _ request: String) async throws -> RawHTTPClient.Response {

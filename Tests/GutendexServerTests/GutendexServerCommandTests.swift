@@ -2,12 +2,13 @@ import Foundation
 import Gutendex
 import GutendexServer
 import TestSupport
+import TestTraits
 import Testing
 
 @testable import gutendex_server
 
 /// The executable's flags and its temporary JSONL handler.
-@Suite struct GutendexServerCommandTests {
+@Suite(.ownThread) struct GutendexServerCommandTests {
   static func booksFile() throws -> String {
     try FixtureFiles.url("catalogue-2025-08-first34.jsonl").path
   }

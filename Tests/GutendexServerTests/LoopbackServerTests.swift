@@ -1,12 +1,13 @@
 import Foundation
 import Gutendex
 import Synchronization
+import TestTraits
 import Testing
 
 @testable import GutendexServer
 
 /// Plain HTTP over loopback: the production client and transport, and a bare socket.
-@Suite struct LoopbackServerTests {
+@Suite(.ownThread) struct LoopbackServerTests {
   @Test func pageDecodesThroughTheProductionClient() async throws {
     try await withServer { server, url in
       let page = try await makeClient(url).page(BookQuery())

@@ -1,13 +1,14 @@
 import Foundation
 import GutendexServer
 import TestSupport
+import TestTraits
 import Testing
 
 /// The https and proxy harness itself, proved with the curl CLI (independent of the program's
 /// own client): ``TLSFront`` serves the ``LoopbackServer``'s answers over real TLS with a test
 /// CA's certificate, a client trusting another CA is refused, ``LoopbackProxy`` tunnels
 /// `CONNECT` and forwards absolute-form `GET`, and faults pass through TLS as faults.
-@Suite(.serialized)
+@Suite(.serialized, .ownThread)
 struct TLSHarnessTests {
   /// One curl run: exit code, body and error text.
   struct Curl: CustomStringConvertible {

@@ -2,12 +2,13 @@ import Foundation
 import Gutendex
 import GutendexServer
 import TestSupport
+import TestTraits
 import Testing
 
 /// The production transport against real servers on loopback: back-pressure, cancellation,
 /// timeouts that do not count the reader's time, the minimum speed, and heads no server should
 /// send.
-@Suite struct CurlTransportTests {
+@Suite(.ownThread) struct CurlTransportTests {
   /// A loopback server serving one generated file of `size` bytes at `/f.bin`.
   private func fileServer(size: Int) async throws -> (LoopbackServer, URL) {
     let server = LoopbackServer(handler: NotFound())

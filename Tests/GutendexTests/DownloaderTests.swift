@@ -1,5 +1,6 @@
 import Foundation
 import GutendexServer
+import TestTraits
 import Testing
 
 @testable import Gutendex
@@ -63,7 +64,7 @@ func downloadError(_ body: () async throws(DownloadError) -> DownloadResult) asy
   }
 }
 
-@Suite(.serialized)
+@Suite(.serialized, .ownThread)
 struct DownloaderTests {
   @Test func downloadsAGeneratedFileWhole() async throws {
     let bench = try await DownloadBench.start()

@@ -49,31 +49,37 @@ import Testing
     #expect(pager.page().rows.last?.text == "The end.")
   }
 
-  @Test func previousPageAfterNextPageReturnsToTheSameTop() {
-    let book = Self.book(words: 30_000)
-    var pager = Pager(text: book.text, title: "T", width: 61, height: 17)
-    let tops = Self.readToTheEnd(&pager).tops
-    var back: [Int] = [pager.top]
-    while pager.previousPage() { back.append(pager.top) }
-    #expect(back.reversed() == tops, "the same pages, backwards, across every piece boundary")
-    #expect(pager.top == pager.visible.lowerBound)
-    let outcome2 = pager.previousPage()
-    #expect(!outcome2)
+  @Test func previousPageAfterNextPageReturnsToTheSameTop() async throws {
+    // Seconds of CPU: on a thread of its own, not the pool the parallel suites share.
+    try await OwnThread.run {
+      let book = Self.book(words: 30_000)
+      var pager = Pager(text: book.text, title: "T", width: 61, height: 17)
+      let tops = Self.readToTheEnd(&pager).tops
+      var back: [Int] = [pager.top]
+      while pager.previousPage() { back.append(pager.top) }
+      #expect(back.reversed() == tops, "the same pages, backwards, across every piece boundary")
+      #expect(pager.top == pager.visible.lowerBound)
+      let outcome2 = pager.previousPage()
+      #expect(!outcome2)
+    }
   }
 
   @Test(arguments: [40, 57, 120, 200])
-  func aChangeOfWidthKeepsTheTopWordOnScreen(width: Int) throws {
-    let book = Self.book(words: 30_000)
-    var pager = Pager(text: book.text, title: "T", width: 80, height: 20)
-    for _ in 0..<150 { pager.nextPage() }
-    let word = try #require(pager.page().rows.first?.text.split(separator: " ").first)
-    pager.width = width
-    let rows = pager.page().rows.map(\.text)
-    #expect(
-      rows.contains { $0.split(separator: " ").contains(word) }, "\(word) at \(width): \(rows)")
-    // The lines drawn at another width start with that word's row too.
-    let drawn = pager.lines(width: width, style: .plain)
-    #expect(drawn.first?.split(separator: " ").contains(word) == true, "\(drawn)")
+  func aChangeOfWidthKeepsTheTopWordOnScreen(width: Int) async throws {
+    // Seconds of CPU: on a thread of its own, not the pool the parallel suites share.
+    try await OwnThread.run {
+      let book = Self.book(words: 30_000)
+      var pager = Pager(text: book.text, title: "T", width: 80, height: 20)
+      for _ in 0..<150 { pager.nextPage() }
+      let word = try #require(pager.page().rows.first?.text.split(separator: " ").first)
+      pager.width = width
+      let rows = pager.page().rows.map(\.text)
+      #expect(
+        rows.contains { $0.split(separator: " ").contains(word) }, "\(word) at \(width): \(rows)")
+      // The lines drawn at another width start with that word's row too.
+      let drawn = pager.lines(width: width, style: .plain)
+      #expect(drawn.first?.split(separator: " ").contains(word) == true, "\(drawn)")
+    }
   }
 
   @Test func pagesMixLongAndShortLinesWithoutLosingAny() throws {
@@ -190,16 +196,19 @@ import Testing
     }
   }
 
-  @Test func aLineWithoutSpacesIsCutBetweenCharacters() {
-    let line = String(repeating: "日本語", count: 20_000)
-    let text = BookText(data: Data(line.utf8))
-    var pager = Pager(text: text, title: "J", width: 40, height: 30)
-    var shown = ""
-    repeat {
-      let rows = pager.page().rows
-      #expect(rows.allSatisfy { DisplayWidth.cells($0.text) <= 40 })
-      shown += rows.map(\.text).joined()
-    } while pager.nextPage()
-    #expect(shown == line)
+  @Test func aLineWithoutSpacesIsCutBetweenCharacters() async throws {
+    // Seconds of CPU: on a thread of its own, not the pool the parallel suites share.
+    try await OwnThread.run {
+      let line = String(repeating: "日本語", count: 20_000)
+      let text = BookText(data: Data(line.utf8))
+      var pager = Pager(text: text, title: "J", width: 40, height: 30)
+      var shown = ""
+      repeat {
+        let rows = pager.page().rows
+        #expect(rows.allSatisfy { DisplayWidth.cells($0.text) <= 40 })
+        shown += rows.map(\.text).joined()
+      } while pager.nextPage()
+      #expect(shown == line)
+    }
   }
 }

@@ -126,14 +126,26 @@ public final class ChildProcess: Sendable {
     attach(streams.input, input, childEnd: 0, to: 0, flags: O_RDONLY)
     attach(streams.output, output, childEnd: 1, to: 1, flags: O_WRONLY | O_CREAT | O_TRUNC)
     attach(streams.error, error, childEnd: 1, to: 2, flags: O_WRONLY | O_CREAT | O_TRUNC)
+    // The child gets its three streams and nothing else. Other threads of this process open
+    // descriptors that are not close-on-exec (FlyingSocks' listening and accepted sockets, in
+    // a loopback server serving another test): a child holding a copy keeps such a socket
+    // open after the server closes it, so the server's close, reset or stop never reaches its
+    // client, and a stopped server's port still takes connections.
+    guard let closeFrom = Self.closeFrom, closeFrom(&actions, 3) == 0 else {
+      throw SpawnError(description: "posix_spawn_file_actions_addclosefrom_np (glibc 2.34+)")
+    }
     let argv = ([executable] + arguments).map { strdup($0) } + [nil]
     let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
     defer {
       for pointer in argv { free(pointer) }
       for pointer in envp { free(pointer) }
     }
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    Self.resetSignals(&attributes)
     var pid: pid_t = 0
-    let result = posix_spawn(&pid, executable, &actions, nil, argv, envp)
+    let result = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
     // close(-1) is a harmless EBADF for the streams that are files.
     close(input[0])
     close(output[1])
@@ -146,6 +158,40 @@ public final class ChildProcess: Sendable {
         description: "posix_spawn \(executable): \(String(cString: strerror(result)))")
     }
     return (pid, input[1], output[0], error[0])
+  }
+
+  /// glibc's `posix_spawn_file_actions_addclosefrom_np`, looked up at run time: it is declared
+  /// only under `_GNU_SOURCE`, which Swift's Glibc module does not define.
+  private static let closeFrom:
+    (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32)? = {
+      guard
+        let symbol = dlsym(
+          UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np")
+      else { return nil }
+      return unsafeBitCast(
+        symbol,
+        to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32)
+          .self)
+    }()
+
+  /// The signals a child gets with their default action, as a shell would start it.
+  static let signalsReset = [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE]
+
+  /// Starts the child with no signal blocked and ``signalsReset`` at their default action.
+  ///
+  /// Without this a child inherits the spawning thread's signal mask, and the test runner's
+  /// threads (the cooperative pool's, dispatch's) block SIGINT, SIGTERM and SIGHUP: a child
+  /// would then never see a Ctrl-C or a `kill`, and only SIGKILL could stop it. It would also
+  /// inherit this process's ignored SIGPIPE (see ``ignoreSIGPIPE``), which no shell passes on.
+  private static func resetSignals(_ attributes: inout posix_spawnattr_t) {
+    var none = sigset_t()
+    sigemptyset(&none)
+    posix_spawnattr_setsigmask(&attributes, &none)
+    var defaults = sigset_t()
+    sigemptyset(&defaults)
+    for signal in signalsReset { sigaddset(&defaults, signal) }
+    posix_spawnattr_setsigdefault(&attributes, &defaults)
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
   }
 
   private static let ignoreSIGPIPE: Void = {

@@ -78,8 +78,11 @@ struct Gutenberg {
 
   /// Starts the binary in ``root`` (so an `export` without a path lands there); the caller
   /// feeds it and waits for it. `shellPrefix` runs first in the same shell, which then execs
-  /// the binary under the same pid (e.g. `ulimit -f 1`).
-  func start(_ arguments: [String], shellPrefix: String = "") throws -> ChildProcess {
+  /// the binary under the same pid (e.g. `ulimit -f 1`). With a `wrapper` (a program and its
+  /// arguments) the shell execs the wrapper instead, which runs the binary as its child.
+  func start(
+    _ arguments: [String], shellPrefix: String = "", wrapper: [String] = []
+  ) throws -> ChildProcess {
     let script = shellPrefix + #"cd "$1" || exit 127; shift; exec "$@""#
     return try ChildProcess(
       executable: "/bin/sh",
@@ -95,14 +98,31 @@ struct Gutenberg {
   }
 
   func run(
-    _ arguments: [String], inputData: Data, shellPrefix: String = "",
+    _ arguments: [String], inputData: Data, shellPrefix: String = "", wrapper: [String] = [],
     timeout: Duration = .seconds(60)
   ) async throws -> Run {
-    let child = try start(arguments, shellPrefix: shellPrefix)
+    let child = try start(arguments, shellPrefix: shellPrefix, wrapper: wrapper)
     await child.write(inputData)
     child.closeInput()
     let exit = await child.wait(timeout: timeout)
     return Run(exit: exit, stdout: child.stdout, stderr: child.stderr)
+  }
+
+  /// Runs the binary to the end under GNU `time`, which reports the binary's own peak
+  /// resident set (KiB).
+  ///
+  /// Not ``ChildProcess/Exit/maxRSSKiB``: a child spawned by this process starts its
+  /// `ru_maxrss` at the peak of the test runner (see there), which runs every other suite
+  /// alongside. `time` is a small process, and the binary it forks starts from its size.
+  func runMeasuringPeak(_ arguments: [String]) async throws -> (run: Run, peakKiB: Int) {
+    let report = root.appendingPathComponent("peak-rss-\(UUID().uuidString)").path
+    let time = try SystemTool.path("time")
+    let run = try await run(
+      arguments, inputData: Data(), wrapper: [time, "--format", "%M", "--output", report])
+    let text = try String(contentsOfFile: report, encoding: .utf8)
+    let peak = try HarnessFailure.unwrap(
+      text.split(separator: "\n").last.flatMap { Int($0) }, "no peak in time's report: \(text)")
+    return (run, peak)
   }
 
   /// `favorites list` as TSV: the ids, newest first.

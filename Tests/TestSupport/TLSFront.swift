@@ -118,38 +118,40 @@ public final class TLSFront: Sendable {
   }
 
   /// Ends the connections first, so socat reaps its own children (the init process here does
-  /// not reap orphans), then socat itself. SIGKILL, because a child spawned from a test
-  /// runner's thread inherits that thread's signal mask, in which SIGTERM and SIGINT are
-  /// blocked (SIGCHLD is not, so socat still reaps).
-  private func endConnections() {
-    for pid in connectionProcessIDs { _ = kill(pid, SIGKILL) }
+  /// not reap orphans), then socat itself.
+  private func endConnections(_ signal: Int32) {
+    for pid in connectionProcessIDs { _ = kill(pid, signal) }
   }
 
-  /// Kills what is left of socat's group; the group id cannot have been reused, since socat
+  /// Signals what is left of socat's group; the group id cannot have been reused, since socat
   /// (its leader) is not reaped yet when this runs.
-  private func killGroup() {
-    if leadsItsGroup { _ = kill(-process.pid, SIGKILL) }
-    process.kill(SIGKILL)
+  private func signalGroup(_ signal: Int32) {
+    if leadsItsGroup { _ = kill(-process.pid, signal) }
+    process.kill(signal)
   }
 
-  /// Stops socat and every connection it forked, and reaps it.
+  /// Stops socat and every connection it forked (SIGTERM, as a user would; ``ChildProcess``
+  /// starts it with SIGTERM deliverable), and reaps it; SIGKILL only for a socat still
+  /// running at the deadline.
   public func stop() async {
     guard markStopped() else { return }
-    endConnections()
+    endConnections(SIGTERM)
     let deadline = ContinuousClock.now + .seconds(5)
     while !connectionProcessIDs.isEmpty, ContinuousClock.now < deadline {
       try? await Task.sleep(for: .milliseconds(5))
     }
-    killGroup()
+    signalGroup(SIGTERM)
     _ = await process.wait(timeout: .seconds(10))
   }
 
   deinit {
     guard markStopped() else { return }
-    // No await in deinit: a bounded synchronous wait for the connections to end, then the
-    // kill; ChildProcess's reaper thread reaps socat.
-    endConnections()
+    // Only for a front released without stop(). No await in deinit: a bounded (1 s)
+    // synchronous wait for the connections to end, so socat reaps them, then the kill;
+    // ChildProcess's reaper thread reaps socat. SIGKILL, since nothing here can wait to see
+    // a SIGTERM obeyed.
+    endConnections(SIGKILL)
     for _ in 0..<500 where !connectionProcessIDs.isEmpty { usleep(2_000) }
-    killGroup()
+    signalGroup(SIGKILL)
   }
 }

@@ -1,5 +1,6 @@
 import FlyingSocks
 import Foundation
+import TestSupport
 
 /// A bare HTTP/1.1 client over one socket, for what URLSession hides: keep-alive on one
 /// connection, HEAD framing, pipelining, huge heads, stalled responses.
@@ -16,17 +17,34 @@ struct RawHTTPClient {
   }
 
   let socket: AsyncSocket
+  /// The loop of this client's own socket pool.
+  private let loop: Task<Void, Never>
   private var buffer: [UInt8] = []
 
+  /// Connects with a socket pool of its own, whose loop runs on a thread of its own: FlyingSocks'
+  /// shared client pool runs its loop on the cooperative pool, where it waits behind the
+  /// parallel suites' work while the test's deadline runs.
   static func connect(to url: URL) async throws -> RawHTTPClient {
     guard let port = url.port else { throw Failure(description: "no port in \(url)") }
-    let socket = try await AsyncSocket.connected(
-      to: .inet(ip4: "127.0.0.1", port: UInt16(port)), timeout: 5)
-    return RawHTTPClient(socket: socket)
+    let pool: some AsyncSocketPool = SocketPool.make()
+    try await pool.prepare()
+    let loop = Task(executorPreference: OwnThread.executor()) { _ = try? await pool.run() }
+    do {
+      // Not `AsyncSocket.connected(to:pool:timeout:)`: its timeout runs the connect in an
+      // unstructured task, on the cooperative pool again. A loopback connect is answered at
+      // once (accepted or refused), so it needs no timeout of its own.
+      let socket = try AsyncSocket(socket: Socket(domain: AF_INET, type: .stream), pool: pool)
+      try await socket.connect(to: .inet(ip4: "127.0.0.1", port: UInt16(port)))
+      return RawHTTPClient(socket: socket, loop: loop)
+    } catch {
+      loop.cancel()
+      throw error
+    }
   }
 
-  private init(socket: AsyncSocket) {
+  private init(socket: AsyncSocket, loop: Task<Void, Never>) {
     self.socket = socket
+    self.loop = loop
   }
 
   func send(_ text: String) async throws {
@@ -83,6 +101,7 @@ struct RawHTTPClient {
 
   func close() {
     try? socket.close()
+    loop.cancel()
   }
 
   private static func endOfHead(_ bytes: [UInt8]) -> Int? {
