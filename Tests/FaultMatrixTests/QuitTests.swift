@@ -1,4 +1,5 @@
 import Foundation
+import TestTraits
 import Testing
 
 @testable import TestSupport
@@ -6,7 +7,7 @@ import Testing
 /// Ctrl-C twice at the browser's idle prompt quits by returning through the main loop: exit
 /// 130, and the stores closed on the way out (SQLite removed its WAL), not `exit()` from the
 /// signal's queue with the databases still open.
-@Suite(.serialized, .timeLimit(.minutes(2)))
+@Suite(.serialized, .ownThread, .timeLimit(.minutes(2)))
 struct QuitTests {
   @Test func ctrlCTwiceAtThePromptQuitsWith130AndClosesTheStores() async throws {
     let app = try Gutenberg()
