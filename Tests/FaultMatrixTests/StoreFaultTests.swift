@@ -118,7 +118,7 @@ struct StoreFaultTests {
     chmod(app.dataDirectory.appendingPathComponent("cache").path, 0o555)
     chmod(app.dataDirectory.path, 0o555)
     if getuid() == 0 {
-      app.wrapper = ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+      app.runAs = ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
     }
     let note =
       "note: \(app.dataDirectory.path) is read-only: favourites, library and cache are read as "

@@ -50,8 +50,8 @@ struct Gutenberg {
   let root: URL
   let dataDirectory: URL
   var extraEnvironment: [String: String] = [:]
-  /// A command the binary is run under (e.g. `setpriv` to run it as another user).
-  var wrapper: [String] = []
+  /// A command every run of the binary goes under (e.g. `setpriv`, to run it as another user).
+  var runAs: [String] = []
 
   init() throws {
     root = FileManager.default.temporaryDirectory.appendingPathComponent(
@@ -86,7 +86,7 @@ struct Gutenberg {
     let script = shellPrefix + #"cd "$1" || exit 127; shift; exec "$@""#
     return try ChildProcess(
       executable: "/bin/sh",
-      arguments: ["-c", script, "sh", root.path] + wrapper + [Self.binary] + arguments,
+      arguments: ["-c", script, "sh", root.path] + runAs + wrapper + [Self.binary] + arguments,
       environment: environment)
   }
 
