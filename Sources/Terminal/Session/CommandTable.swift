@@ -111,6 +111,18 @@ enum CommandTable {
     },
     search,
     CommandSpec(
+      [SuggestionLine.key],
+      help: [
+        Entry(
+          SuggestionLine.key,
+          "search what the 'did you mean' line under a list that found few books proposes")
+      ],
+      progress: loading
+    ) { args, head, _ throws(PromptParser.Failure) in
+      try PromptParser.noArguments(args, head)
+      return .takeSuggestion
+    },
+    CommandSpec(
       ["lang", "language", "languages"],
       help: [
         Entry("lang LANGUAGES", "only these languages, e.g. lang en,fr or lang french (alone: any)")

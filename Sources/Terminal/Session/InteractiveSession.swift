@@ -1,6 +1,7 @@
 import Catalog
 import Foundation
 import Gutendex
+import GutendexEngine
 
 /// The interactive browser: reads one command at a time, runs it on the view models, and draws
 /// the screen it leads to. A bad line prints one helpful sentence and changes nothing.
@@ -45,7 +46,11 @@ public final class InteractiveSession {
   /// The downloads of the book on the details screen, read when it is drawn.
   private var detailDownloads: [String] = []
   /// What the command says about its outcome, printed after the screen it changed.
-  private var notices: [String] = []
+  var notices: [String] = []
+  /// What the embedded catalogue proposes for a search that finds few books; nil: no offers.
+  public var suggest: Suggester?
+  /// The proposal the last "did you mean" line offered, run by `'`.
+  var offered: Suggestion?
 
   /// A session over `service`, drawing on `output`, starting on the first page of `query`.
   public init(
@@ -67,6 +72,7 @@ public final class InteractiveSession {
     await command {
       enter(.browse)
       await browser.load()
+      await offerSuggestion()
     }
   }
 
@@ -156,6 +162,8 @@ public final class InteractiveSession {
       await changeQuery { $0.sort = sort }
     case .reset:
       await changeQuery { $0 = BookQuery() }
+    case .takeSuggestion:
+      await takeSuggestion()
     case .refresh:
       await refresh()
     case .links(let row):
@@ -200,10 +208,11 @@ public final class InteractiveSession {
     await action(browser)
   }
 
-  private func changeQuery(_ change: (inout BookQuery) -> Void) async {
+  func changeQuery(_ change: (inout BookQuery) -> Void) async {
     var query = browser.current.query
     change(&query)
     await browse { await $0.setQuery(query) }
+    await offerSuggestion()
   }
 
   private func refresh() async {
