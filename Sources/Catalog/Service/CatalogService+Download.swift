@@ -23,7 +23,8 @@ extension CatalogService {
     switch request.target {
     case .directory(let directory):
       destination = directory.appendingPathComponent(
-        DownloadNaming.fileName(id: request.id, title: book.title, choice: choice))
+        DownloadNaming.fileName(
+          id: request.id, title: request.cleanTitle(book.title), choice: choice))
     case .file(let file):
       destination = file
     }

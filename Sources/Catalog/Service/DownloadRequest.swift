@@ -17,7 +17,8 @@ public struct DownloadRequest: Sendable {
   public var stallTimeout: Duration
   /// A transfer slower than this for a whole window fails as stalled too (nil: no minimum).
   public var minimumSpeed: MinimumSpeed?
-  /// Cleans the title before it is stored in the library (the front's sanitizer).
+  /// Cleans the title before it names the file and is stored in the library (the front's
+  /// sanitizer).
   public var cleanTitle: @Sendable (String) -> String
 
   /// A request for book `id`.

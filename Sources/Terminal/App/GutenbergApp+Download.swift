@@ -120,7 +120,7 @@ extension GutenbergApp {
     let request = DownloadRequest(
       id: id, format: format, target: target, replace: force, mirror: mirror,
       stallTimeout: downloadTimeout, minimumSpeed: minimumSpeed,
-      cleanTitle: { Sanitizer.sanitize($0) })
+      cleanTitle: { Sanitizer.title($0) })
     let watch = DownloadWatch(output: output, quiet: quiet)
     let task = Task { [service] in try await service.download(request, events: watch.show) }
     interrupts?.begin { task.cancel() }

@@ -348,7 +348,7 @@ public final class InteractiveSession {
   }
 
   private func favoriteNotice(_ title: String, added: Bool) -> String {
-    let shown = Sanitizer.sanitize(title)
+    let shown = Sanitizer.title(title)
     let short = DisplayWidth.truncate(shown, toCells: 60)
     return added ? "Added to favourites: \(short)" : "Removed from favourites: \(short)"
   }
