@@ -20,7 +20,7 @@ extension GutenbergApp {
       guard let page = try await pages.next() else { return fail(.unexpected("no page")) }
       first = page
     } catch {
-      return fail(error)
+      return fail(await outOfRange(query, failedWith: error) ?? error)
     }
     noteFallback(first, after: nil)
     // Standard error only: what a script reads on standard output is the server's answer.
@@ -263,7 +263,7 @@ extension GutenbergApp {
   }
 
   func shortTitle(_ title: String) -> String {
-    DisplayWidth.truncate(Sanitizer.sanitize(title), toCells: 60)
+    DisplayWidth.truncate(Sanitizer.title(title), toCells: 60)
   }
 
   static func iso8601(_ date: Date) -> String {
