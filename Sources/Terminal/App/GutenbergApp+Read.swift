@@ -56,8 +56,9 @@ extension GutenbergApp {
         {
         case .success(let found):
           output.printError(
-            found.wasThere ? "Already in the library: \(found.entry.path)"
-            : "Downloaded: \(found.entry.path)")
+            found.wasThere
+              ? "Already in the library: \(found.entry.path)"
+              : "Downloaded: \(found.entry.path)")
           return found.entry.path
         case .failure:
           return nil
