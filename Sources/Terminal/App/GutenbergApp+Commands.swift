@@ -81,11 +81,19 @@ extension GutenbergApp {
     guard let state else { return fail(.cancelled) }
     if let error = state.load.error { return fail(error) }
     guard let book = state.book else { return fail(.invalidInput("no book \(id)")) }
+    // As `list` does: where the book came from when not the server, on standard error only.
+    if let provenance = state.load.provenance, let reason = provenance.fallbackReason {
+      output.printError("note: \(sourceNote(provenance)) (\(Sanitizer.sanitize(reason)))")
+    }
     switch format {
     case .json:
       output.print(String(decoding: book.rawJSON, as: UTF8.self))
     case .automatic:
       output.print(await detailScreenLines(state))
+      // Every download link, as the browser's `links` shows them.
+      output.print(
+        LinksScreen(book: book, hints: []).lines(
+          width: output.isTerminal ? output.width : 100, style: output.style))
     }
     return .ok
   }
