@@ -352,7 +352,8 @@ struct DownloadFaultTests {
       #expect(run.status == 69, "\(run)")
       #expect(
         run.errLines == [
-          "error: offline: downloading book 84 needs the network (without --offline)"
+          "error: offline: downloading book 84 needs the network (without --offline); "
+            + "a --mirror is reached over the network too"
         ])
       #expect(row.server.requestCount == 0)
     }

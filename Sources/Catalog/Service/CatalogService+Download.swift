@@ -53,7 +53,8 @@ extension CatalogService {
       partial.remove()
     }
     let downloader = Downloader(
-      stallTimeout: request.stallTimeout, minimumSpeed: request.minimumSpeed)
+      stallTimeout: request.stallTimeout, minimumSpeed: request.minimumSpeed,
+      observer: request.observer)
     let result: DownloadResult
     do {
       result = try await downloader.download(
