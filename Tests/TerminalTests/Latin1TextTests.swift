@@ -37,7 +37,8 @@ import Testing
   @Test func thePagerShowsAndFindsAccentedWords() {
     let body = (0..<40).map { "Ligne \($0) : le caf\u{E9} est pr\u{EA}t." }
     let data = Self.windows1252((Self.lines + body).joined(separator: "\n"))
-    var pager = Pager(text: BookText(data: data), title: "Les Mis\u{E9}rables", width: 60, height: 8)
+    var pager = Pager(
+      text: BookText(data: data), title: "Les Mis\u{E9}rables", width: 60, height: 8)
     let page = pager.lines(width: 60, style: .plain)
     #expect(page.contains { $0.contains("Mis\u{E9}rables \u{2014} \u{AB} \u{C7}a") }, "\(page)")
     #expect(!page.joined().contains("\u{FFFD}"))
