@@ -67,14 +67,14 @@ extension GutendexError: CustomStringConvertible, LocalizedError {
     case .connectionLost(let url, let reason):
       "connection to \(Self.host(url)) lost: \(reason)"
     case .timedOut(let url, let after):
-      "\(Self.host(url)) did not answer within \(Self.seconds(after)) (\(url.absoluteString))"
+      "\(Self.host(url)) did not answer within \(Self.seconds(after)) (\(Self.shown(url)))"
     case .cancelled:
       "request cancelled"
     case .http(let status, let detail, let url):
       if let detail, !detail.isEmpty {
-        "server says: \(detail) (HTTP \(status), \(url.absoluteString))"
+        "server says: \(Self.capped(detail)) (HTTP \(status), \(Self.shown(url)))"
       } else {
-        "HTTP \(status) from \(url.absoluteString)"
+        "HTTP \(status) from \(Self.shown(url))"
       }
     case .rateLimited(let retryAfter, let url):
       if let retryAfter {
@@ -85,11 +85,12 @@ extension GutendexError: CustomStringConvertible, LocalizedError {
     case .serverError(let status, let url):
       "server error (HTTP \(status)) from \(Self.host(url)); try again later"
     case .badData(let url, let path, let reason):
-      "bad data from server at \(path.isEmpty ? "top level" : path): \(reason) (\(url.absoluteString))"
+      "bad data from server at \(path.isEmpty ? "top level" : Self.capped(path)): "
+        + "\(Self.capped(reason)) (\(Self.shown(url)))"
     case .bodyTooLarge(let url, let limit):
       "response from \(Self.host(url)) is larger than \(limit / 1_048_576) MiB; refused"
     case .redirectRefused(let from, let to):
-      "refused redirect from \(Self.host(from)) to another host: \(to)"
+      "refused redirect from \(Self.host(from)) to another host: \(Self.capped(to))"
     case .tooSlow(let url, let minimum):
       "\(Self.host(url)) sent less than \(minimum.bytesPerSecond) bytes/s for "
         + Self.seconds(minimum.window)
@@ -101,8 +102,22 @@ extension GutendexError: CustomStringConvertible, LocalizedError {
   /// The same line as ``description``, for Foundation's error reporting.
   public var errorDescription: String? { description }
 
+  /// The most characters of a URL or of server text an error line repeats.
+  public static let echoLimit = 200
+
+  /// `url` as an error line shows it: whole up to ``echoLimit`` characters, else cut with `…`
+  /// (a 100 KB search must not come back as 1,400 lines).
+  static func shown(_ url: URL) -> String {
+    capped(url.absoluteString)
+  }
+
+  /// `text` cut to ``echoLimit`` characters, ending with `…` when cut.
+  static func capped(_ text: String) -> String {
+    text.count > echoLimit ? String(text.prefix(echoLimit - 1)) + "…" : text
+  }
+
   private static func host(_ url: URL) -> String {
-    guard let host = url.host else { return url.absoluteString }
+    guard let host = url.host else { return capped(url.absoluteString) }
     if let port = url.port { return "\(host):\(port)" }
     return host
   }

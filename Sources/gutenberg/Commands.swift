@@ -34,7 +34,11 @@ struct List: GlobalOptionsCommand {
 
 struct Show: GlobalOptionsCommand {
   static let configuration = CommandConfiguration(
-    abstract: "Show one book with every detail and download link.")
+    abstract: "Show one book with every detail and download link.",
+    discussion: """
+      Where the book came from, when the server could not be used (the cache, a saved \
+      favourite or the embedded catalogue), is a note on standard error, as for `list`.
+      """)
 
   @OptionGroup(title: GlobalOptions.title) var global: GlobalOptions
   @Argument(help: "The Project Gutenberg number of the book.") var id: Int

@@ -12,6 +12,11 @@ struct Get: GlobalOptionsCommand {
       <name>.part when it can be resumed and prints the command that resumes it. Prints \
       each saved path on standard output. Env: GUTENBERG_DOWNLOAD_DIR (default directory), \
       GUTENBERG_MIRROR.
+
+      A mirror serves every file at the path www.gutenberg.org has it under, below the \
+      mirror's URL: with --mirror https://mirror.example/pg the EPUB of book 84 is asked for \
+      at https://mirror.example/pg/ebooks/84.epub3.images (and a redirect it answers is \
+      followed, as from Project Gutenberg). --verbose prints every request for the file.
       """)
 
   @OptionGroup(title: GlobalOptions.title) var global: GlobalOptions
@@ -21,7 +26,8 @@ struct Get: GlobalOptionsCommand {
   var output: String?
   @Flag(help: "Replace an existing file.") var force = false
   @Flag(name: .shortAndLong, help: "No progress line and no notes.") var quiet = false
-  @Option(help: "Fetch Project Gutenberg files from this mirror URL.") var mirror: String?
+  @Option(help: "Fetch Project Gutenberg files from this mirror URL (see above).")
+  var mirror: String?
 
   func validate() throws {
     if ids.isEmpty { throw ValidationError("give at least one book id") }

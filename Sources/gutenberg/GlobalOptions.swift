@@ -38,7 +38,7 @@ struct GlobalOptions: ParsableArguments {
   @Option(parsing: .unconditional, help: "Seconds to wait for the server per request (default 15).")
   var timeout: Double?
 
-  @Flag(help: "Explain more on standard error.")
+  @Flag(help: "One line per request on standard error: API pages and book files.")
   var verbose = false
 
   func validate() throws {

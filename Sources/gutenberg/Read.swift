@@ -18,7 +18,8 @@ struct Read: GlobalOptionsCommand {
   @Flag(help: "Show the Project Gutenberg header and licence too.") var raw = false
   @Flag(help: "Page even when standard output is not a terminal (commands from standard input).")
   var pager = false
-  @Option(help: "Fetch Project Gutenberg files from this mirror URL.") var mirror: String?
+  @Option(help: "Fetch Project Gutenberg files from this mirror URL (see `gutenberg get --help`).")
+  var mirror: String?
 
   func validate() throws {
     guard id > 0 else { throw ValidationError("a book id is a positive number") }

@@ -28,6 +28,34 @@ struct BrowsingTests {
     #expect(try await app.favoriteIDs() == [id])
   }
 
+  /// The server finds what it finds; the line under the list proposes what the embedded
+  /// catalogue would, and `'` sends that search to the server.
+  @Test func theSuggestionKeyRunsTheProposedSearchOnTheServer() async throws {
+    let server = try await TestServer.start()
+    let app = try Gutenberg()
+    defer { app.cleanUp() }
+    let asked = try await server.engineIDs("/books/?search=les%20miserables")
+    let meant = try await server.engineIDs("/books/?search=les%20mis%C3%A9rables")
+
+    let run = try await app.run(
+      ["--server", server.url.absoluteString], input: "/ les miserables\n'\nq\n")
+    await server.stop()
+
+    #expect(run.status == 0, "\(run)")
+    #expect(run.err.isEmpty, "\(run)")
+    #expect(
+      run.outLines.filter { $0.hasPrefix("did you mean") }
+        == ["did you mean: les misérables (11 books)? type ' to search it"], "\(run)")
+    let noBooks = asked.count == 0 ? "no books" : "page 1 of"
+    #expect(run.out.contains("search \"les miserables\" · sort popular · \(noBooks)"), "\(run)")
+    // The server's own count for the proposed words, not the embedded catalogue's.
+    let found = meant.count == 0 ? "no books" : "page 1 of 1 · \(meant.count) book"
+    #expect(run.out.contains("search \"les misérables\" · sort popular · \(found)"), "\(run)")
+    #expect(
+      server.server.requests.contains { $0.contains("search=les%20mis%C3%A9rables") },
+      "\(server.server.requests)")
+  }
+
   @Test func searchFiltersAndSortReachTheServerAndTheScreen() async throws {
     let server = try await TestServer.start()
     let app = try Gutenberg()

@@ -53,6 +53,7 @@ struct CaptureBinaryTests {
       Case(capture: "error-bad-command", arguments: embedded, input: "xyz\nq\n"),
       Case(capture: "error-page-out-of-range", arguments: embedded, input: "g 99999\nq\n"),
       Case(capture: "details-embedded", arguments: embedded, input: "3\nq\n"),
+      Case(capture: "suggestion", arguments: embedded, input: "/ les miserables\nq\n"),
       // Nothing listens on 127.0.0.1:1, and `--offline` keeps the binary from trying anyway.
       Case(
         capture: "offline-embedded", arguments: ["--offline", "--server", "http://127.0.0.1:1"],

@@ -222,10 +222,24 @@ struct DownloadTests {
       let run = try await app.run(
         ["--server", setup.url], input: "/ frankenstein\nd 1\nd 7\nq\n")
       #expect(run.status == 0, "\(run)")
-      let epub = app.root.appendingPathComponent(Self.epubName)
+      // Into the library's own directory, where the browser's `read` saves too.
+      let epub = app.dataDirectory.appendingPathComponent("books/\(Self.epubName)")
       #expect(run.err.contains("Downloaded: \(epub.path)"), "\(run)")
       #expect(run.out.contains("there is no row 7 (rows are 1–1)"), "\(run)")
       #expect(FileManager.default.fileExists(atPath: epub.path))
+      #expect(
+        !FileManager.default.fileExists(atPath: app.root.appendingPathComponent(Self.epubName).path)
+      )
+
+      // Again: the library has it, so nothing is fetched and nothing says --force.
+      let requests = setup.server.server.requests.count
+      let again = try await app.run(["--server", setup.url], input: "/ frankenstein\nd 1\nq\n")
+      #expect(again.status == 0, "\(again)")
+      #expect(again.err.contains("Already in the library: \(epub.path)"), "\(again)")
+      #expect(!again.err.contains("--force"), "\(again)")
+      #expect(
+        !setup.server.server.requests.dropFirst(requests).contains { $0.hasPrefix("/ebooks/84") },
+        "\(setup.server.server.requests)")
     }
   }
 
@@ -242,7 +256,7 @@ struct DownloadTests {
       #expect(
         run.out.contains("I am by birth a Genevese, and my family is one of the most"), "\(run)")
       #expect(run.unwrapped.contains("Downloaded:"), "\(run)")
-      let epub = app.root.appendingPathComponent(Self.epubName)
+      let epub = app.dataDirectory.appendingPathComponent("books/\(Self.epubName)")
       #expect(FileManager.default.fileExists(atPath: epub.path), "\(run)")
     }
   }

@@ -64,4 +64,24 @@ import Testing
     #expect(GutendexError.seconds(.milliseconds(2500)) == "2.5 s")
     #expect(GutendexError.seconds(.milliseconds(50)) == "50 ms")
   }
+
+  /// A URL of a 100 KB search is cut in the error line, with `…`, not echoed whole.
+  @Test func longURLsAreCutInTheLine() throws {
+    let long = try #require(
+      URL(string: "http://127.0.0.1:8080/books/?search=" + String(repeating: "x", count: 100_000)))
+    for error in [
+      GutendexError.http(status: 431, detail: nil, url: long),
+      .http(status: 404, detail: String(repeating: "y", count: 5000), url: long),
+      .timedOut(url: long, after: .seconds(15)),
+      .badData(url: long, path: "", reason: "expected an object"),
+    ] {
+      let line = error.description
+      #expect(line.count < 2 * GutendexError.echoLimit + 80, "\(line.count)")
+      #expect(line.contains("http://127.0.0.1:8080/books/?search=xxxx"), "\(line)")
+      #expect(line.contains("…"), "\(line)")
+    }
+    #expect(
+      GutendexError.http(status: 400, detail: nil, url: Self.url).description
+        == "HTTP 400 from \(Self.url)")
+  }
 }

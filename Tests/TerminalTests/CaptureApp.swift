@@ -67,6 +67,8 @@ final class CaptureApp {
     session = InteractiveSession(
       service: service, output: screen.output(), query: query, prefetch: false,
       now: { clock.now }, timeZone: SampleScreens.utc)
+    // The browser's "did you mean", as `GutenbergApp.browse` gives it.
+    session.suggest = GutenbergApp.suggester
   }
 
   deinit {

@@ -63,7 +63,11 @@ struct OneShotOutputTests {
 
     #expect(capture.out.hasPrefix("Frankenstein"), "\(capture.out)")
     #expect(capture.out.contains("Id:           84"), "\(capture.out)")
-    #expect(capture.out.split(separator: "\n").last?.hasPrefix("Summary:") == true)
+    let lines = capture.out.split(separator: "\n")
+    #expect(lines.contains { $0.hasPrefix("Summary:") }, "\(capture.out)")
+    // Then every download link, the last line a URL: no keys to press after it.
+    #expect(lines.contains { $0.hasPrefix("Links for 84 · ") }, "\(capture.out)")
+    #expect(lines.last?.contains("https://www.gutenberg.org/") == true, "\(capture.out)")
     Self.expectNoHints(capture.out, "show 84")
   }
 

@@ -167,6 +167,13 @@ enum ProductionCaptures {
     return await app.start()
   }
 
+  /// A search that finds few books, with the embedded catalogue's proposal under the list.
+  static func suggestion() async throws -> String {
+    let app = try CaptureApp(mode: .localOnly)
+    _ = await app.start()
+    return await app.type("/ les miserables")
+  }
+
   static func embeddedDetails() async throws -> String {
     let app = try CaptureApp(mode: .localOnly)
     _ = await app.start()
@@ -200,6 +207,7 @@ enum ProductionCaptures {
     [
       ("browse", try await browse()),
       ("search-results", try await searchResults()),
+      ("suggestion", try await suggestion()),
       ("details", try await details()),
       ("details-embedded", try await embeddedDetails()),
       ("details-downloaded", try await downloadedDetails()),

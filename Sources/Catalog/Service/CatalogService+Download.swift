@@ -23,7 +23,8 @@ extension CatalogService {
     switch request.target {
     case .directory(let directory):
       destination = directory.appendingPathComponent(
-        DownloadNaming.fileName(id: request.id, title: book.title, choice: choice))
+        DownloadNaming.fileName(
+          id: request.id, title: request.cleanTitle(book.title), choice: choice))
     case .file(let file):
       destination = file
     }
@@ -52,7 +53,8 @@ extension CatalogService {
       partial.remove()
     }
     let downloader = Downloader(
-      stallTimeout: request.stallTimeout, minimumSpeed: request.minimumSpeed)
+      stallTimeout: request.stallTimeout, minimumSpeed: request.minimumSpeed,
+      observer: request.observer)
     let result: DownloadResult
     do {
       result = try await downloader.download(

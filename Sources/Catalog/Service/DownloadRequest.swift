@@ -17,15 +17,19 @@ public struct DownloadRequest: Sendable {
   public var stallTimeout: Duration
   /// A transfer slower than this for a whole window fails as stalled too (nil: no minimum).
   public var minimumSpeed: MinimumSpeed?
-  /// Cleans the title before it is stored in the library (the front's sanitizer).
+  /// Cleans the title before it names the file and is stored in the library (the front's
+  /// sanitizer).
   public var cleanTitle: @Sendable (String) -> String
+  /// Told about every request for the file (`--verbose`), from any thread.
+  public var observer: (@Sendable (RequestEvent) -> Void)?
 
   /// A request for book `id`.
   public init(
     id: Int, format: BookFormat? = nil, target: DownloadTarget, replace: Bool = false,
     mirror: DownloadMirror? = nil, stallTimeout: Duration = .seconds(30),
     minimumSpeed: MinimumSpeed? = .standard,
-    cleanTitle: @escaping @Sendable (String) -> String = { $0 }
+    cleanTitle: @escaping @Sendable (String) -> String = { $0 },
+    observer: (@Sendable (RequestEvent) -> Void)? = nil
   ) {
     self.id = id
     self.format = format
@@ -35,5 +39,6 @@ public struct DownloadRequest: Sendable {
     self.stallTimeout = stallTimeout
     self.minimumSpeed = minimumSpeed
     self.cleanTitle = cleanTitle
+    self.observer = observer
   }
 }

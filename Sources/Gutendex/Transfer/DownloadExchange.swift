@@ -26,6 +26,7 @@ final class DownloadExchange: Sendable {
     var total: Int64?
     var resumed: Int64?
     var restartReason: DownloadResult.Restart?
+    var status: Int?
   }
 
   private let state = Mutex(State())
@@ -47,6 +48,8 @@ final class DownloadExchange: Sendable {
   var outcome: Outcome? { state.withLock { $0.outcome } }
   /// The offset a 206 continued from, nil for a whole-file answer.
   var resumed: Int64? { state.withLock { $0.resumed } }
+  /// The HTTP status of the answer, once its head arrived.
+  var status: Int? { state.withLock { $0.status } }
   /// Set when a part was there but the server sent the whole file instead.
   var restartReason: DownloadResult.Restart? { state.withLock { $0.restartReason } }
   func close() {
@@ -98,6 +101,7 @@ final class DownloadExchange: Sendable {
 
   private func receiveHead(_ head: StreamedResponse) throws -> Disposition {
     let validator = Self.validator(head)
+    state.withLock { $0.status = head.status }
     switch head.status {
     case 301, 302, 303, 307, 308:
       set(.redirect(head.header("location")))

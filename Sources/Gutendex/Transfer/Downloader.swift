@@ -25,18 +25,23 @@ public final class Downloader: Sendable {
   public let stallTimeout: Duration
   /// A transfer slower than this for a whole window fails as stalled too.
   public let minimumSpeed: MinimumSpeed?
+  /// Told about every request a download sends, redirects included, once it ends (for
+  /// `--verbose`); called from any thread.
+  public let observer: (@Sendable (RequestEvent) -> Void)?
 
   /// A downloader over `transport` (libcurl by default); by default 4 attempts, a 30 s stall
   /// timeout and the standard minimum speed.
   public init(
     transport: any Requestable = CurlTransport(),
     retry: RetryPolicy = RetryPolicy(maxAttempts: 4), stallTimeout: Duration = .seconds(30),
-    minimumSpeed: MinimumSpeed? = .standard
+    minimumSpeed: MinimumSpeed? = .standard,
+    observer: (@Sendable (RequestEvent) -> Void)? = nil
   ) {
     self.transport = transport
     self.retry = retry
     self.stallTimeout = stallTimeout
     self.minimumSpeed = minimumSpeed
+    self.observer = observer
   }
 
   /// Downloads `url` to `destination` (its directory must exist), resuming a part left by an
@@ -62,7 +67,8 @@ public final class Downloader: Sendable {
     var attempt = 1
     while true {
       do {
-        let finalURL = try await transfer(url, partial, &record, progress: progress)
+        let finalURL = try await transfer(
+          url, partial, &record, attempt: attempt, progress: progress)
         return try finish(
           partial, destination, replace: replace, markPublished: markPublished, record, url: url,
           finalURL: finalURL)
@@ -122,7 +128,7 @@ public final class Downloader: Sendable {
   /// One attempt: requests, follows redirects, restarts from zero when the part cannot be
   /// resumed; returns the URL that served the whole file.
   private func transfer(
-    _ url: URL, _ partial: PartialDownload, _ record: inout Record,
+    _ url: URL, _ partial: PartialDownload, _ record: inout Record, attempt: Int,
     progress: @escaping @Sendable (DownloadProgress) -> Void
   ) async throws -> URL {
     var current = url
@@ -141,17 +147,30 @@ public final class Downloader: Sendable {
         original: url, partial: partial, resume: resume, progress: progress)
       let request = HTTPRequest(
         url: current, headers: headers, timeout: stallTimeout, minimumSpeed: minimumSpeed)
+      let started = ContinuousClock.now
+      func report(_ error: (any Error)?) {
+        guard let observer else { return }
+        var failure = error as? GutendexError
+        if failure == nil, case .failed(let answer)? = exchange.outcome { failure = answer }
+        observer(
+          RequestEvent(
+            url: current, status: exchange.status, error: failure,
+            duration: ContinuousClock.now - started, attempt: attempt))
+      }
       do {
         try await exchange.run(try await transport.open(request))
       } catch let failure as FileSink.Failure {
         exchange.close()
+        report(nil)
         throw DownloadError.disk(
           path: partial.partURL.path, reason: failure.reason, resumable: partial.isResumable)
       } catch {
         exchange.close()
+        report(error)
         throw error
       }
       exchange.close()
+      report(nil)
       switch exchange.outcome {
       case .redirect(let location):
         redirects += 1

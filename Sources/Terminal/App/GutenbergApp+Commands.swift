@@ -20,7 +20,7 @@ extension GutenbergApp {
       guard let page = try await pages.next() else { return fail(.unexpected("no page")) }
       first = page
     } catch {
-      return fail(error)
+      return fail(await outOfRange(query, failedWith: error) ?? error)
     }
     noteFallback(first, after: nil)
     // Standard error only: what a script reads on standard output is the server's answer.
@@ -81,11 +81,19 @@ extension GutenbergApp {
     guard let state else { return fail(.cancelled) }
     if let error = state.load.error { return fail(error) }
     guard let book = state.book else { return fail(.invalidInput("no book \(id)")) }
+    // As `list` does: where the book came from when not the server, on standard error only.
+    if let provenance = state.load.provenance, let reason = provenance.fallbackReason {
+      output.printError("note: \(sourceNote(provenance)) (\(Sanitizer.sanitize(reason)))")
+    }
     switch format {
     case .json:
       output.print(String(decoding: book.rawJSON, as: UTF8.self))
     case .automatic:
       output.print(await detailScreenLines(state))
+      // Every download link, as the browser's `links` shows them.
+      output.print(
+        LinksScreen(book: book, hints: []).lines(
+          width: output.isTerminal ? output.width : 100, style: output.style))
     }
     return .ok
   }
@@ -250,7 +258,7 @@ extension GutenbergApp {
   }
 
   func shortTitle(_ title: String) -> String {
-    DisplayWidth.truncate(Sanitizer.sanitize(title), toCells: 60)
+    DisplayWidth.truncate(Sanitizer.title(title), toCells: 60)
   }
 
   static func iso8601(_ date: Date) -> String {

@@ -123,7 +123,9 @@ extension GutenbergApp {
     let request = DownloadRequest(
       id: id, format: format, target: target, replace: force, mirror: mirror,
       stallTimeout: downloadTimeout, minimumSpeed: minimumSpeed,
-      cleanTitle: { Sanitizer.sanitize($0) })
+      cleanTitle: { Sanitizer.title($0) },
+      // --verbose: the file's requests (redirects included) too, as the API's are.
+      observer: options.verbose ? Self.requestPrinter(output) : nil)
     let watch = DownloadWatch(output: output, quiet: quiet)
     let task = Task { [service] in try await service.download(request, events: watch.show) }
     interrupts?.begin { task.cancel() }
@@ -150,6 +152,14 @@ extension GutenbergApp {
     case .failure(let thrown):
       progress?.clear()
       let error = CatalogError(thrown)
+      if case .needsNetwork = error {
+        // Offline: a mirror is reached over the network too, so the way on is the same.
+        return .failure(
+          GetFailure(
+            status: fail(
+              "\(Sanitizer.sanitize(error.description)); a --mirror is reached over the "
+                + "network too", ExitStatus(error))))
+      }
       guard case .download(let failure) = error else {
         return .failure(GetFailure(status: fail(error)))
       }
@@ -211,7 +221,7 @@ extension GutenbergApp {
       if error.resumable, let destination {
         "; the partial file \(destination.path).part is kept: run `\(command)` to resume"
       } else { "" }
-    let text = Sanitizer.sanitize(error.description) + kept
+    let text = Sanitizer.sanitize(error.description) + kept + Self.mirrorHint(error, mirror: mirror)
     let status = fail(text, ExitStatus(error))
     // Ctrl-C: the shell's convention, so a script can tell it from a failed download.
     return GetFailure(status: status, interrupted: status == .interrupted)

@@ -48,23 +48,18 @@ extension GutenbergApp {
   func bookActions(input: any LineSource) -> BookActions {
     BookActions(
       download: { [unowned self] book in
-        let target: Target
-        switch downloadTarget(nil, count: 1) {
-        case .success(let value): target = value
-        case .failure: return nil
-        }
-        let mirror: DownloadMirror?
-        switch downloadMirror(nil) {
-        case .success(let value): mirror = value
-        case .failure: return nil
-        }
-        switch await download(
-          id: book.id, format: nil, target: target, force: false, quiet: false, mirror: mirror,
-          interrupts: nil)
+        // Into the library, where `read` puts texts too; one the library has is not fetched
+        // again.
+        let usual = (try? BookFormat.choose(nil, for: book))?.format
+        switch await libraryFile(
+          id: book.id, format: nil, usual: usual, mirror: nil, ownsInterrupts: false)
         {
-        case .success(let entry):
-          output.printError("Downloaded: \(entry.path)")
-          return entry.path
+        case .success(let found):
+          output.printError(
+            found.wasThere
+              ? "Already in the library: \(found.entry.path)"
+              : "Downloaded: \(found.entry.path)")
+          return found.entry.path
         case .failure:
           return nil
         }
@@ -91,38 +86,9 @@ extension GutenbergApp {
   func localText(id: Int, mirror mirrorText: String?, ownsInterrupts: Bool = true) async -> Result<
     LibraryEntry, GetFailure
   > {
-    let known = (try? await service.downloads(id: id)) ?? []
-    if let entry = known.first(where: { $0.format == BookFormat.text.description && $0.isPresent })
-    {
-      return .success(entry)
-    }
-    let mirror: DownloadMirror?
-    switch downloadMirror(mirrorText) {
-    case .success(let value): mirror = value
-    case .failure(let failure): return .failure(failure)
-    }
-    let directory = Self.location(options: options).dataDirectory
-      .appendingPathComponent("books", isDirectory: true)
-    do {
-      try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    } catch {
-      return .failure(
-        GetFailure(
-          status: fail(
-            "cannot create \(directory.path): \(InteractiveSession.reason(error))", .failure)))
-    }
-    let interrupts = ownsInterrupts ? InterruptHandler.stoppingWhenIdle() : nil
-    let signalSource = interrupts?.install()
-    defer { if let signalSource { interrupts?.uninstall(signalSource) } }
-    // Our own directory: a file left there without a library row is ours to replace.
-    let result = await download(
-      id: id, format: .text, target: .directory(directory), force: true, quiet: false,
-      mirror: mirror, interrupts: interrupts)
-    // Ctrl-C just after the download (before the pager): stop here, with 130.
-    if case .success = result, interrupts?.pressedWhileIdle == true {
-      return .failure(GetFailure(status: fail("interrupted", .interrupted), interrupted: true))
-    }
-    return result
+    await libraryFile(
+      id: id, format: .text, mirror: mirrorText, ownsInterrupts: ownsInterrupts
+    ).map(\.entry)
   }
 
   /// The text for a pipe: every visible line, sanitised, in large writes; a line longer than

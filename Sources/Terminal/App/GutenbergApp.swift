@@ -120,6 +120,7 @@ public final class GutenbergApp {
   public func browse(query: BookQuery, input: any LineSource) async -> ExitStatus {
     let session = InteractiveSession(service: service, output: output, query: query)
     session.bookActions = bookActions(input: input)
+    session.suggest = Self.suggester
     let runner = SessionRunner(session: session, output: output, input: input)
     return await runner.run()
   }

@@ -55,7 +55,7 @@ extension BookText {
         line += chunk
         used += DisplayWidth.cells(chunk)
         hasWord = true
-        consumed += word.isExact ? chunk.utf8.count : chunk.unicodeScalars.count
+        consumed += word.isExact ? bytes.byteCount(of: chunk) : chunk.unicodeScalars.count
       }
     }
     if hasWord || rows.isEmpty {
@@ -98,7 +98,7 @@ extension BookText {
           Word(
             text: String(part), start: partStart, length: position - partStart,
             cells: DisplayWidth.cells(String(part)), isExact: exact))
-        offset += (exact ? part.utf8.count : part.unicodeScalars.count) + 1
+        offset += (exact ? bytes.byteCount(of: part) : part.unicodeScalars.count) + 1
       }
     }
   }

@@ -17,8 +17,8 @@ extension BookText {
       while end < bytes.count, bytes[end] & 0xC0 == 0x80 { end += 1 }
       let chunk = bytes.string(start..<end)
       if let found = chunk.range(of: needle, options: [.caseInsensitive, .diacriticInsensitive]) {
-        let lower = start + chunk.utf8.distance(from: chunk.startIndex, to: found.lowerBound)
-        let upper = start + chunk.utf8.distance(from: chunk.startIndex, to: found.upperBound)
+        let lower = start + bytes.byteCount(of: chunk[..<found.lowerBound])
+        let upper = start + bytes.byteCount(of: chunk[..<found.upperBound])
         guard lower < range.upperBound else { return nil }
         return lower..<min(upper, bytes.count)
       }

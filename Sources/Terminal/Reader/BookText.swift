@@ -37,7 +37,8 @@ public struct BookText: Sendable {
     // A UTF-8 byte order mark would show as a stray character on the first line.
     let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
     let origin = bytes.count >= 3 && (0..<3).allSatisfy { bytes[$0] == bom[$0] } ? 3 : 0
-    notText = Self.notTextReason(bytes.buffer(origin..<min(bytes.count, origin + 8192)))
+    notText = Self.notTextReason(
+      bytes.buffer(origin..<min(bytes.count, origin + 8192)), encoding: bytes.encoding)
     index = LineIndex(bytes, origin: origin)
     let found = Self.findBody(bytes, index: index)
     bodyBytes = found

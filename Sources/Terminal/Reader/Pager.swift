@@ -165,7 +165,7 @@ public struct Pager: Sendable {
       " · line \(TextFormat.grouped(lineNumber)) of \(TextFormat.grouped(visibleLines.count))"
       + " · \(percent)%"
     let room = max(8, width - DisplayWidth.cells(position))
-    return DisplayWidth.truncate(Sanitizer.sanitize(title), toCells: room) + position
+    return DisplayWidth.truncate(Sanitizer.title(title), toCells: room) + position
   }
 
   /// The keys, for the prompt line.

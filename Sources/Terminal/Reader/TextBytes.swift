@@ -18,6 +18,9 @@ final class TextBytes: @unchecked Sendable {
   let base: UnsafePointer<UInt8>?
   /// How many bytes there are.
   let count: Int
+  /// UTF-8, or Windows-1252 for a Latin-1 text (chosen from the bytes, see
+  /// ``encoding(of:)``).
+  let encoding: Encoding
   private let mapped: Bool
 
   /// A private copy of `data`.
@@ -26,11 +29,13 @@ final class TextBytes: @unchecked Sendable {
     mapped = false
     guard count > 0 else {
       base = nil
+      encoding = .utf8
       return
     }
     let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: count)
     data.copyBytes(to: buffer, count: count)
     base = UnsafePointer(buffer)
+    encoding = Self.encoding(of: UnsafeBufferPointer(start: buffer, count: count))
   }
 
   /// The file at `path`, mapped read-only.
@@ -44,12 +49,15 @@ final class TextBytes: @unchecked Sendable {
     mapped = true
     guard count > 0 else {
       base = nil
+      encoding = .utf8
       return
     }
     guard let address = mmap(nil, count, PROT_READ, MAP_PRIVATE, descriptor, 0),
       address != MAP_FAILED
     else { throw Self.failure(errno) }
-    base = UnsafePointer(address.assumingMemoryBound(to: UInt8.self))
+    let start = address.assumingMemoryBound(to: UInt8.self)
+    base = UnsafePointer(start)
+    encoding = Self.encoding(of: UnsafeBufferPointer(start: start, count: count))
   }
 
   deinit {
@@ -70,9 +78,13 @@ final class TextBytes: @unchecked Sendable {
     return UnsafeBufferPointer(start: base + range.lowerBound, count: range.count)
   }
 
-  /// The bytes in `range` decoded as UTF-8 (invalid sequences become U+FFFD).
+  /// The bytes in `range` decoded as UTF-8 (invalid sequences become U+FFFD), or as
+  /// Windows-1252 for a Latin-1 text.
   func string(_ range: Range<Int>) -> String {
-    String(decoding: buffer(range), as: UTF8.self)
+    switch encoding {
+    case .utf8: String(decoding: buffer(range), as: UTF8.self)
+    case .windows1252: Self.decodeWindows1252(buffer(range))
+    }
   }
 
   /// Tells the kernel the mapped pages in `range` are not needed now: one pass over a 50 MB

@@ -50,15 +50,15 @@ public struct BookRow: Sendable, Hashable {
   /// The sanitised title, or `(untitled)` when the server sent none, after `[Sound]` (or
   /// another media type) for anything but text, where cutting the title cannot hide it.
   var displayTitle: String {
-    var clean = Sanitizer.sanitize(title)
+    var clean = Sanitizer.title(title)
     if clean.isEmpty { clean = "(untitled)" }
     let media = Sanitizer.sanitize(mediaType)
     return media.isEmpty || media == "Text" ? clean : "[\(media)] \(clean)"
   }
 
-  /// `Dickens, Charles (1812–1870) +2`, sanitised; empty when there is no author.
+  /// `Dickens, Charles (1812–1870) +2`, sanitised; ``noAuthor`` when there is none.
   var authorText: String {
-    guard let author else { return "" }
+    guard let author else { return Self.noAuthor }
     let text = TextFormat.person(
       name: author.name, birth: author.birthYear, death: author.deathYear)
     return extraAuthorCount > 0 ? "\(text) +\(extraAuthorCount)" : text
@@ -66,10 +66,13 @@ public struct BookRow: Sendable, Hashable {
 
   /// `Dickens, Charles +2`: ``authorText`` without the years, for narrow columns.
   var shortAuthorText: String {
-    guard let author else { return "" }
+    guard let author else { return Self.noAuthor }
     let text = TextFormat.person(name: author.name, birth: nil, death: nil)
     return extraAuthorCount > 0 ? "\(text) +\(extraAuthorCount)" : text
   }
+
+  /// What the author column says for a book with no author (*Beowulf*), dimmed like names.
+  static let noAuthor = "unknown author"
 
   /// `en,fr`, sanitised.
   var languageText: String {

@@ -57,7 +57,7 @@ extension DetailScreen: LineRendering {
       persons.map { TextFormat.person(name: $0.name, birth: $0.birthYear, death: $0.deathYear) }
     }
 
-    let title = Sanitizer.sanitize(book.title)
+    let title = Sanitizer.title(book.title)
     var lines = TextWrapper.wrap(title.isEmpty ? "(untitled)" : title, toCells: width)
       .map(style.bold)
     for banner in ProvenanceText.bannerLines(provenance, now: now) {

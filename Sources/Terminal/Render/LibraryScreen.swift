@@ -37,7 +37,7 @@ public struct LibraryScreen: Sendable, Hashable {
         String(row.entry.id), TSVRenderer.field(row.entry.format),
         row.isPresent ? "present" : "missing", String(row.entry.size),
         row.entry.fetchedAt.formatted(.iso8601), TSVRenderer.field(row.entry.path),
-        TSVRenderer.field(row.entry.title),
+        Sanitizer.title(row.entry.title),
       ].joined(separator: "\t")
     }
   }
@@ -52,7 +52,7 @@ extension LibraryScreen: LineRendering {
     var lines = [style.bold("Library · \(TextFormat.plural(rows.count, "download"))")]
     for row in rows {
       let entry = row.entry
-      let head = "\(entry.id)  " + Sanitizer.sanitize(entry.title)
+      let head = "\(entry.id)  " + Sanitizer.title(entry.title)
       lines.append(DisplayWidth.truncate(head, toCells: width))
       let state = row.isPresent ? TextFormat.bytes(Int(entry.size)) : "missing"
       let details =

@@ -61,7 +61,7 @@ extension LinksScreen: LineRendering {
   public func lines(width: Int, style: Style) -> [String] {
     let links = sortedFormats
     let heading = "Links for \(id) · " + TextFormat.plural(links.count, "format") + " · "
-    let title = Sanitizer.sanitize(self.title)
+    let title = Sanitizer.title(self.title)
     var lines = [
       style.bold(
         heading + DisplayWidth.truncate(title, toCells: width - DisplayWidth.cells(heading)))

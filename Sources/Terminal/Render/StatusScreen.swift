@@ -145,12 +145,13 @@ extension StatusScreen: LineRendering {
     }
   }
 
-  /// `  06:21:09  200  123 ms  network  /books/?page=2`, aligned.
+  /// `  06:21:09  HTTP 200  123 ms  network  /books/?page=2`, aligned; a failure says `error`
+  /// there and its reason on the lines under it, wrapped to the width, never cut.
   private func requestLines(width: Int, style: Style) -> [String] {
     let outcomes = requests.map { request in
       switch request.outcome {
       case .status(let code): "HTTP \(code)"
-      case .failure(let reason): "error: " + Sanitizer.sanitize(reason)
+      case .failure: "error"
       case .served: "ok"
       }
     }
@@ -158,7 +159,7 @@ extension StatusScreen: LineRendering {
       ColumnLayout.Column(
         cells: requests.map { "  " + TextFormat.time($0.startedAt, timeZone: timeZone) }),
       ColumnLayout.Column(
-        cells: outcomes, isFlexible: true, share: 1, minimum: 10),
+        cells: outcomes, isFlexible: true, share: 1, minimum: 5),
       ColumnLayout.Column(
         cells: requests.map { TextFormat.grouped($0.durationMilliseconds) + " ms" },
         alignment: .right, dropPriority: 20),
@@ -167,6 +168,19 @@ extension StatusScreen: LineRendering {
         cells: requests.map { Sanitizer.sanitize($0.target) }, isFlexible: true, share: 2,
         minimum: 12, dropPriority: 30),
     ]
-    return ColumnLayout(columns: columns).lines(width: width)
+    let rows = ColumnLayout(columns: columns).lines(width: width)
+    // Under the time: `  06:19:50  ` is twelve cells.
+    let indent = String(repeating: " ", count: min(12, max(0, width / 4)))
+    var lines: [String] = []
+    for (row, request) in zip(rows, requests) {
+      lines.append(row)
+      if case .failure(let reason) = request.outcome {
+        let text = Sanitizer.sanitize(reason)
+        if !text.isEmpty {
+          lines += TextWrapper.wrap(text, toCells: width, firstPrefix: indent, prefix: indent)
+        }
+      }
+    }
+    return lines
   }
 }

@@ -1,8 +1,9 @@
 import Gutendex
 
 /// Listings for pipes and files: one book per line, tab-separated id, title, authors (joined
-/// with `; `), languages (comma-joined) and downloads; never cut, never coloured, sanitised,
-/// so `cut`, `awk` and spreadsheets can read it.
+/// with `; `), languages (comma-joined) and downloads; never cut, never coloured, sanitised
+/// (titles without MARC subfield markers, as on screen), so `cut`, `awk` and spreadsheets can
+/// read it; `--json` has the server's text as it came.
 public enum TSVRenderer {
   /// The column names, for an optional first line.
   public static let header = "id\ttitle\tauthors\tlanguages\tdownloads"
@@ -11,7 +12,7 @@ public enum TSVRenderer {
   public static func line(_ book: Book) -> String {
     let fields = [
       String(book.id),
-      field(book.title),
+      Sanitizer.title(book.title),
       book.authors.map { field($0.name) }.filter { !$0.isEmpty }.joined(separator: "; "),
       book.languages.map(field).filter { !$0.isEmpty }.joined(separator: ","),
       String(book.downloadCount),

@@ -95,7 +95,11 @@ enum CommandTable {
     },
     CommandSpec(
       ["d", "download", "get"],
-      help: [Entry("d [N]", "download book N (or the book shown) to the library")]
+      help: [
+        Entry(
+          "d [N]",
+          "download book N (or the book shown) into the library: books/ in the data directory")
+      ]
     ) { args, _, _ throws(PromptParser.Failure) in
       guard args.count <= 1 else { throw PromptParser.fail("usage: d N (download book N)") }
       guard let first = args.first else { return .download(row: nil) }
@@ -110,6 +114,18 @@ enum CommandTable {
       return .read(row: try PromptParser.number(first, what: "row"))
     },
     search,
+    CommandSpec(
+      [SuggestionLine.key],
+      help: [
+        Entry(
+          SuggestionLine.key,
+          "search what the 'did you mean' line under a list that found few books proposes")
+      ],
+      progress: loading
+    ) { args, head, _ throws(PromptParser.Failure) in
+      try PromptParser.noArguments(args, head)
+      return .takeSuggestion
+    },
     CommandSpec(
       ["lang", "language", "languages"],
       help: [

@@ -1,6 +1,7 @@
 import Catalog
 import Foundation
 import Gutendex
+import GutendexEngine
 
 /// The interactive browser: reads one command at a time, runs it on the view models, and draws
 /// the screen it leads to. A bad line prints one helpful sentence and changes nothing.
@@ -45,10 +46,14 @@ public final class InteractiveSession {
   /// The downloads of the book on the details screen, read when it is drawn.
   private var detailDownloads: [String] = []
   /// What the command says about its outcome, printed after the screen it changed.
-  private var notices: [String] = []
+  var notices: [String] = []
   /// Called before and after a drawing no command asked for (see ``hear(_:)``); the runner
   /// ends the prompt's line before it and writes the prompt again after it.
   public var idleDraw: (before: @MainActor () -> Void, after: @MainActor () -> Void)?
+  /// What the embedded catalogue proposes for a search that finds few books; nil: no offers.
+  public var suggest: Suggester?
+  /// The proposal the last "did you mean" line offered, run by `'`.
+  var offered: Suggestion?
 
   /// A session over `service`, drawing on `output`, starting on the first page of `query`.
   public init(
@@ -70,6 +75,7 @@ public final class InteractiveSession {
     await command {
       enter(.browse)
       await browser.load()
+      await offerSuggestion()
     }
   }
 
@@ -159,6 +165,8 @@ public final class InteractiveSession {
       await changeQuery { $0.sort = sort }
     case .reset:
       await changeQuery { $0 = BookQuery() }
+    case .takeSuggestion:
+      await takeSuggestion()
     case .refresh:
       await refresh()
     case .links(let row):
@@ -203,10 +211,11 @@ public final class InteractiveSession {
     await action(browser)
   }
 
-  private func changeQuery(_ change: (inout BookQuery) -> Void) async {
+  func changeQuery(_ change: (inout BookQuery) -> Void) async {
     var query = browser.current.query
     change(&query)
     await browse { await $0.setQuery(query) }
+    await offerSuggestion()
   }
 
   private func refresh() async {
@@ -338,7 +347,7 @@ public final class InteractiveSession {
   }
 
   private func favoriteNotice(_ title: String, added: Bool) -> String {
-    let shown = Sanitizer.sanitize(title)
+    let shown = Sanitizer.title(title)
     let short = DisplayWidth.truncate(shown, toCells: 60)
     return added ? "Added to favourites: \(short)" : "Removed from favourites: \(short)"
   }

@@ -21,6 +21,8 @@ public enum PromptCommand: Sendable, Hashable {
   case copyright(Set<CopyrightStatus>)
   case sort(BookSort)
   case reset
+  /// Run the search the "did you mean" line under the list proposed (`'`).
+  case takeSuggestion
   case refresh
   case links(row: Int?)
   /// Download a row's book, or the book shown (`d`, `d N`).

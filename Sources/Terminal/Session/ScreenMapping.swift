@@ -178,8 +178,10 @@ extension GutenbergApp {
   func detailScreenLines(_ state: BookDetailViewModel.State) async -> [String] {
     guard var screen = ScreenMapping.details(state, now: Date()) else { return [] }
     if let id = state.book?.id { screen.downloads = await downloadLabels(id: id) }
-    // `gutenberg show` ends when it has printed: there are no keys to press, so no footer.
+    // `gutenberg show` ends when it has printed: there are no keys to press, so no footer;
+    // where the book came from is a note on standard error (`show` prints it), as for `list`.
     screen.hints = []
+    screen.provenance = .network
     return screen.lines(width: output.isTerminal ? output.width : 100, style: output.style)
   }
 

@@ -1,0 +1,56 @@
+import Catalog
+import Foundation
+
+/// The library's own directory, `<data>/books`: where the browser's `d` and `read` (and the
+/// `read` command) put the books they fetch, so a book is fetched once whichever asks.
+extension GutenbergApp {
+  /// `<data>/books`.
+  var libraryDirectory: URL {
+    Self.location(options: options).dataDirectory
+      .appendingPathComponent("books", isDirectory: true)
+  }
+
+  /// The book's file in `format` (its usual one when nil, which is `usual`): the library's
+  /// when present (`wasThere`), else downloaded now into ``libraryDirectory``.
+  /// `ownsInterrupts`: take over Ctrl-C for the download (the browser's runner has its own).
+  func libraryFile(
+    id: Int, format: BookFormat?, usual: BookFormat? = nil, mirror mirrorText: String?,
+    ownsInterrupts: Bool
+  ) async -> Result<(entry: LibraryEntry, wasThere: Bool), GetFailure> {
+    let known = (try? await service.downloads(id: id)) ?? []
+    if let wanted = format ?? usual,
+      let entry = known.first(where: { $0.format == wanted.description && $0.isPresent })
+    {
+      return .success((entry, true))
+    }
+    let mirror: DownloadMirror?
+    switch downloadMirror(mirrorText) {
+    case .success(let value): mirror = value
+    case .failure(let failure): return .failure(failure)
+    }
+    let directory = libraryDirectory
+    let existed = FileManager.default.fileExists(atPath: directory.path)
+    do {
+      try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    } catch {
+      return .failure(
+        GetFailure(
+          status: fail(
+            "cannot create \(directory.path): \(InteractiveSession.reason(error))", .failure)))
+    }
+    let interrupts = ownsInterrupts ? InterruptHandler.stoppingWhenIdle() : nil
+    let signalSource = interrupts?.install()
+    defer { if let signalSource { interrupts?.uninstall(signalSource) } }
+    // Our own directory: a file left there without a library row is ours to replace.
+    let result = await download(
+      id: id, format: format, target: .directory(directory), force: true, quiet: false,
+      mirror: mirror, interrupts: interrupts)
+    // A failed first download leaves no empty directory behind (rmdir keeps a non-empty one).
+    if case .failure = result, !existed { rmdir(directory.path) }
+    // Ctrl-C just after the download (before the pager): stop here, with 130.
+    if case .success = result, interrupts?.pressedWhileIdle == true {
+      return .failure(GetFailure(status: fail("interrupted", .interrupted), interrupted: true))
+    }
+    return result.map { ($0, false) }
+  }
+}
