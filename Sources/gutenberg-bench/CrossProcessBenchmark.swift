@@ -1,7 +1,7 @@
 import Foundation
 import TestSupport
 
-/// Figure 14: a favourite added by another process appears in an open browser.
+/// Figure 15: a favourite added by another process appears in an open browser.
 ///
 /// A `gutenberg` browser stays open on the embedded catalogue's first page; for each try a
 /// second process runs `gutenberg favorites add ID`, and the time is taken from just before
@@ -13,7 +13,7 @@ enum CrossProcessBenchmark {
 
   static func run(_ context: BenchContext) async throws -> [ResultRow] {
     let tries = context.count(20, minimum: 5)
-    Report.progress("figure 14: a favourite from another process, \(tries) tries")
+    Report.progress("figure 15: a favourite from another process, \(tries) tries")
     let data = try context.dataDirectory("cross-process")
     var environment = BenchRun.cleanEnvironment
     environment["GUTENBERG_DATA_DIR"] = data.path
@@ -54,7 +54,7 @@ enum CrossProcessBenchmark {
     _ = await browser.wait(timeout: .seconds(10))
     return [
       ResultRow(
-        figure: "14 favourite from another process, seen by an open browser", unit: .seconds,
+        figure: "15 favourite from another process, seen by an open browser", unit: .seconds,
         samples: latency, baselineName: "favorites add alone", baseline: adding,
         target: .atMost(0.25),
         note:
