@@ -47,7 +47,8 @@ let package = Package(
       dependencies: ["Gutendex", .product(name: "GRDB", package: "GRDB.swift")]
     ),
     // The model layer: the service (the one door to the data), view models, observation.
-    .target(name: "Catalog", dependencies: ["Gutendex", "CatalogStore"]),
+    // GutendexEngine: the local catalogue (the embedded snapshot plus synced books) and its sync.
+    .target(name: "Catalog", dependencies: ["Gutendex", "CatalogStore", "GutendexEngine"]),
     // Line-mode rendering and the interactive session, kept out of `main` so tests can drive it.
     .target(name: "Terminal", dependencies: ["Catalog", "GutendexEngine"]),
     .executableTarget(

@@ -6,6 +6,8 @@
 final class MappedCatalogue: BookColumns, @unchecked Sendable {
   private let region: ByteRegion
   let bookCount: Int
+  /// Whether each record ends with the book's summaries (``IndexSection/summariesFlag``).
+  let hasSummaries: Bool
   private let sections: [UnsafeRawBufferPointer]
   private let checksums: [UInt32]
   private let ids: UnsafeRawBufferPointer
@@ -95,6 +97,7 @@ final class MappedCatalogue: BookColumns, @unchecked Sendable {
       return MappedLists(offsets: section(offsets), ids: section(ids), width: width)
     }
     bookCount = books
+    hasSummaries = uint32(20) & IndexSection.summariesFlag != 0
     self.sections = sections
     self.checksums = checksums
     ids = section(.ids)
@@ -257,8 +260,15 @@ final class MappedCatalogue: BookColumns, @unchecked Sendable {
           mime: mime, url: String(decoding: url, as: UTF8.self),
           hasIDSlots: url.contains(BookRecord.idSlot)))
     }
+    var summaries: [String] = []
+    if hasSummaries {
+      let count = try source.index(below: 1 << 16)
+      for _ in 0..<count {
+        summaries.append(String(decoding: source.bytes[try source.block()], as: UTF8.self))
+      }
+    }
     return BookRecord(
-      id: id(at: position), title: title, authors: authors, summaries: [], editors: editors,
+      id: id(at: position), title: title, authors: authors, summaries: summaries, editors: editors,
       translators: translators, subjects: subjects, bookshelves: shelves, languages: codes,
       copyright: copyright(at: position), mediaType: mediaType, formats: formats,
       downloadCount: downloadCount(at: position))
