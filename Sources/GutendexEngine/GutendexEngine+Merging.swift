@@ -50,6 +50,26 @@ extension GutendexEngine {
     return Merge(index: index, added: added, updated: updated.sorted(), bookCount: records.count)
   }
 
+  /// What upserting `books` would change, without building anything: the ids it would add
+  /// and those whose JSON differs from this engine's (a cheap check before a rebuild).
+  public func changes(upserting books: [Data]) -> (added: [Int], updated: [Int]) {
+    var latest: [Int: [UInt8]] = [:]
+    for data in books {
+      var reader = JSONParser(Array(data), options: BookRecord.jsonOptions)
+      if let record = try? BookRecord.read(from: &reader) { latest[record.id] = record.json }
+    }
+    var added: [Int] = []
+    var updated: [Int] = []
+    for (id, json) in latest {
+      guard let current = bookJSON(id: id) else {
+        added.append(id)
+        continue
+      }
+      if Data(json) != current { updated.append(id) }
+    }
+    return (added.sorted(), updated.sorted())
+  }
+
   /// Every book, in id order, decoded.
   func allRecords() throws(EngineError) -> [BookRecord] {
     switch storage {

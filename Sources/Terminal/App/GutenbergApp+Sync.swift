@@ -29,6 +29,28 @@ extension GutenbergApp {
       backgroundSync: !options.offline && (source == .auto || source == .server))
   }
 
+  /// Starts a sync off the prompt's path when the last one is older than the interval; it
+  /// says how it went in one line when done. Only on a terminal, or when the interval is set
+  /// explicitly (`GUTENBERG_SYNC_INTERVAL`), so scripts piping commands are never surprised by
+  /// requests and lines of their own; `--offline` and `--source local` never sync.
+  func startBackgroundSync(interactive: Bool) -> Task<Void, Never>? {
+    let configured = options.syncInterval != nil || options.environment["GUTENBERG_SYNC_INTERVAL"] != nil
+    guard interactive || configured, service.backgroundSyncIsDue() else { return nil }
+    let service = self.service
+    let output = self.output
+    return Task.detached(priority: .utility) {
+      do throws(CatalogError) {
+        let run = try await service.syncCatalogue()
+        // Cancelled at quit: the next start resumes it; nothing to say.
+        guard run.cause != .cancelled else { return }
+        output.print(InteractiveSession.syncLine(run, background: true))
+      } catch {
+        if case .cancelled = error { return }
+        output.print("Background sync failed: \(Sanitizer.sanitize(error.description))")
+      }
+    }
+  }
+
   /// `gutenberg sync`: brings the local catalogue up to date and prints one line (or JSON).
   public func sync(full: Bool, format: ListFormat) async -> ExitStatus {
     if full {
@@ -85,6 +107,20 @@ extension GutenbergApp {
     case .badData?: .dataError
     case .files?, .busy?: .failure
     }
+  }
+
+  /// The `catalogue` object of `status --json`.
+  static func syncObject(_ sync: SyncStatus) -> [String: Any] {
+    [
+      "snapshot": sync.snapshotDate, "snapshot_books": sync.snapshotBooks,
+      "synced_books": sync.syncedBooks,
+      "as_of": sync.lastSuccess.map(iso8601) ?? NSNull(),
+      "local_first": sync.localFirst,
+      "fresh_until": sync.freshUntil.map(iso8601) ?? NSNull(),
+      "next_sync_due": sync.nextSyncDue.map(iso8601) ?? NSNull(),
+      "last_sync": sync.lastRun.map(SyncText.object) ?? NSNull(),
+      "problem": sync.problem.map { Sanitizer.sanitize($0) } ?? NSNull(),
+    ]
   }
 
   /// `gutenberg sync --log`: the last 20 syncs, oldest first.

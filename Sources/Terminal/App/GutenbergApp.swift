@@ -114,6 +114,8 @@ public final class GutenbergApp {
     let session = InteractiveSession(service: service, output: output, query: query)
     session.bookActions = bookActions(input: input)
     let runner = SessionRunner(session: session, output: output, input: input)
+    let sync = startBackgroundSync(interactive: input.isInteractive)
+    defer { sync?.cancel() }
     return await runner.run()
   }
 }

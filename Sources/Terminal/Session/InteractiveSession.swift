@@ -185,6 +185,8 @@ public final class InteractiveSession {
     case .status:
       enter(.status)
       await status.refresh(probe: true)
+    case .sync:
+      await syncNow()
     case .help:
       enter(.help)
     case .back:
