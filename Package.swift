@@ -96,7 +96,8 @@ let package = Package(
     .testTarget(
       name: "EndToEndTests",
       dependencies: [
-        "gutenberg", "TestSupport", "Gutendex", "GutendexServer", "GutendexEngine",
+        "gutenberg", "gutendex-server", "TestSupport", "Gutendex", "GutendexServer",
+        "GutendexEngine",
       ]),
     .testTarget(
       name: "FaultMatrixTests",
