@@ -128,7 +128,8 @@ struct GutendexServerCommand: AsyncParsableCommand {
     do {
       return try files.openEngine()
     } catch {
-      throw ValidationError("--data-dir: cannot open the local catalogue of \(dataDirectory): \(error)")
+      throw ValidationError(
+        "--data-dir: cannot open the local catalogue of \(dataDirectory): \(error)")
     }
   }
 

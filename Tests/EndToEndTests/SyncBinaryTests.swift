@@ -62,7 +62,8 @@ struct SyncBinaryTests {
     let local = try await app.run(["list", "--search", "volume"] + serverOption)
     let shown = try await app.run(["show", "\(Self.world.firstID)", "--json"] + serverOption)
     let afterLocal = server.requestCount
-    let asked = try await app.run(["list", "--search", "volume", "--source", "server"] + serverOption)
+    let asked = try await app.run(
+      ["list", "--search", "volume", "--source", "server"] + serverOption)
     let stale = try await app.run(["list", "--search", "volume", "--max-age", "0"] + serverOption)
     let afterServer = server.requestCount
     let engine = try #require(Self.world.engine)
@@ -74,11 +75,13 @@ struct SyncBinaryTests {
     #expect(local.status == 0, "\(local)")
     #expect(afterLocal == before, "local-first asked the server: \(server.requests.suffix(3))")
     let page = try BookPage.decode(from: expected.body)
-    #expect(local.outLines.compactMap { Int($0.split(separator: "\t").first ?? "") }
-      == page.results.map(\.id), "\(local)")
+    #expect(
+      local.outLines.compactMap { Int($0.split(separator: "\t").first ?? "") }
+        == page.results.map(\.id), "\(local)")
     // The synced book's detail is the server's, summary included.
     #expect(shown.status == 0, "\(shown)")
-    let detail = try #require(try JSONSerialization.jsonObject(with: shown.stdout) as? [String: Any])
+    let detail = try #require(
+      try JSONSerialization.jsonObject(with: shown.stdout) as? [String: Any])
     #expect((detail["summaries"] as? [String])?.isEmpty == false, "\(shown)")
     #expect(asked.status == 0 && stale.status == 0, "\(asked)\n\(stale)")
     #expect(afterServer == afterLocal + 2, "\(server.requests.suffix(3))")
@@ -121,7 +124,8 @@ struct SyncBinaryTests {
         // It finished before the kill: start again from the snapshot, so the next point
         // falls inside a sync that has work to do.
         completed += 1
-        try FileManager.default.removeItem(at: app.dataDirectory.appendingPathComponent("catalogue"))
+        try FileManager.default.removeItem(
+          at: app.dataDirectory.appendingPathComponent("catalogue"))
       }
 
       // No server at all: the local catalogue answers, from before or after the sync.

@@ -45,7 +45,8 @@ enum StatusCapture {
         lastRun: SyncRun(
           started: at(9 * 86_400 + 60), seconds: 1.4, added: 1_020, updated: 576, requests: 35,
           result: .ok),
-        lastSuccess: at(9 * 86_400), localFirst: false, freshUntil: nil, nextSyncDue: at(8 * 86_400)))
+        lastSuccess: at(9 * 86_400), localFirst: false, freshUntil: nil, nextSyncDue: at(8 * 86_400)
+      ))
   }
 
   static func lines() -> [String] {

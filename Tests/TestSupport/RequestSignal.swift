@@ -38,6 +38,7 @@ public final class RequestSignal: Requestable {
     for continuation in woken { continuation.resume() }
   }
 
+  /// Counts the request, wakes the waiters it satisfies, then answers it from the handler.
   public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
     let woken = state.withLock { state -> [CheckedContinuation<Void, Never>] in
       state.count += 1

@@ -30,7 +30,9 @@ enum AtomicFile {
         done += wrote
       }
     }
-    if failure == nil, fsync(descriptor) != 0 { failure = .system("cannot sync \(url.path)", errno) }
+    if failure == nil, fsync(descriptor) != 0 {
+      failure = .system("cannot sync \(url.path)", errno)
+    }
     close(descriptor)
     if let failure {
       unlink(temporary.path)

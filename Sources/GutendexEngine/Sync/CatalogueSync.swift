@@ -130,7 +130,9 @@ public struct CatalogueSync: Sendable {
       var endpoint = first
       while true {
         let page = try await client.send(endpoint)
-        let allKnown = page.results.allSatisfy { known.contains($0.id) || pendingIDs.contains($0.id) }
+        let allKnown = page.results.allSatisfy {
+          known.contains($0.id) || pendingIDs.contains($0.id)
+        }
         try files.appendPending(page.results.map(\.rawJSON))
         pendingIDs.formUnion(page.results.map(\.id))
         try files.writeCursor(page.next.map { "\(mode)\n\($0)" })

@@ -48,7 +48,8 @@ public struct LocalCatalogueFiles: Sendable {
       data = try Data(contentsOf: stateURL)
     } catch {
       if !FileManager.default.fileExists(atPath: stateURL.path) { return nil }
-      throw SyncFileError(description: "cannot read \(stateURL.path): \(error.localizedDescription)")
+      throw SyncFileError(
+        description: "cannot read \(stateURL.path): \(error.localizedDescription)")
     }
     do {
       return try SyncState.decoder.decode(SyncState.self, from: data)
@@ -80,7 +81,8 @@ public struct LocalCatalogueFiles: Sendable {
     do {
       try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     } catch {
-      throw SyncFileError(description: "cannot create \(directory.path): \(error.localizedDescription)")
+      throw SyncFileError(
+        description: "cannot create \(directory.path): \(error.localizedDescription)")
     }
   }
 
@@ -141,7 +143,9 @@ public struct LocalCatalogueFiles: Sendable {
       _ = ftruncate(descriptor, size)
       throw .system("cannot write \(pendingURL.path)", code)
     }
-    guard !durable || fsync(descriptor) == 0 else { throw .system("cannot sync \(pendingURL.path)", errno) }
+    guard !durable || fsync(descriptor) == 0 else {
+      throw .system("cannot sync \(pendingURL.path)", errno)
+    }
   }
 
   /// The length of the file up to and including its last line break.

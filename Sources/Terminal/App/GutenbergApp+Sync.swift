@@ -34,7 +34,8 @@ extension GutenbergApp {
   /// explicitly (`GUTENBERG_SYNC_INTERVAL`), so scripts piping commands are never surprised by
   /// requests and lines of their own; `--offline` and `--source local` never sync.
   func startBackgroundSync(interactive: Bool) -> Task<Void, Never>? {
-    let configured = options.syncInterval != nil || options.environment["GUTENBERG_SYNC_INTERVAL"] != nil
+    let configured =
+      options.syncInterval != nil || options.environment["GUTENBERG_SYNC_INTERVAL"] != nil
     guard interactive || configured, service.backgroundSyncIsDue() else { return nil }
     let service = self.service
     let output = self.output

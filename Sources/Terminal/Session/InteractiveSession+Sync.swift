@@ -20,7 +20,8 @@ extension InteractiveSession {
     case .ok:
       return "\(what): \(SyncText.summary(run))"
     case .partial:
-      return "\(what) stopped early: \(SyncText.summary(run)) (\(Sanitizer.sanitize(run.note ?? "")))"
+      return
+        "\(what) stopped early: \(SyncText.summary(run)) (\(Sanitizer.sanitize(run.note ?? "")))"
     case .failed:
       return "\(what) failed: \(Sanitizer.sanitize(run.note ?? "unknown error"))"
     }
