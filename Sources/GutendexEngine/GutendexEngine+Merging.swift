@@ -74,11 +74,7 @@ extension GutendexEngine {
   func allRecords() throws(EngineError) -> [BookRecord] {
     switch storage {
     case .memory(let books): return books.records
-    case .mapped(let books):
-      var records: [BookRecord] = []
-      records.reserveCapacity(books.bookCount)
-      for position in 0..<books.bookCount { records.append(try books.record(at: position)) }
-      return records
+    case .mapped(let books): return try books.allRecords()
     }
   }
 }

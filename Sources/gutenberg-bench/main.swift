@@ -19,7 +19,7 @@ let only: Set<Int> =
     arguments.index(after: index) < arguments.endIndex
       ? Set(arguments[arguments.index(after: index)].split(separator: ",").compactMap { Int($0) })
       : nil
-  } ?? Set(1...13)
+  } ?? Set(1...14)
 
 func runAll() async throws -> [ResultRow] {
   var binaries = try Binaries.locate(build: !arguments.contains("--no-build"))
@@ -56,6 +56,7 @@ func runAll() async throws -> [ResultRow] {
     if only.contains(11) { rows += try await TransportBenchmark.oversizedBody(context) }
     if only.contains(12) { rows += try SuggestionBenchmark.run(context) }
     if only.contains(13) { rows += try await ReaderBenchmark.run(context) }
+    if only.contains(14) { rows += try await SyncBenchmark.run(context) }
   } catch {
     await server.stop()
     throw error

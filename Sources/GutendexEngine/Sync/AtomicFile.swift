@@ -10,8 +10,10 @@ import Foundation
 /// synced, renamed over the old name, and the directory synced, so a crash, `kill -9` or a full
 /// disk at any moment leaves either the old file or the new one, never a mix.
 enum AtomicFile {
-  /// Writes `data` to `url` atomically and durably.
-  static func write(_ data: Data, to url: URL) throws(SyncFileError) {
+  /// Writes `data` to `url` atomically; `durable` also syncs it to disk (atomic alone is enough
+  /// against a killed process: what it wrote is in the kernel's cache; only a power cut needs
+  /// the sync).
+  static func write(_ data: Data, to url: URL, durable: Bool = true) throws(SyncFileError) {
     let directory = url.deletingLastPathComponent()
     let temporary = directory.appendingPathComponent(
       ".\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
@@ -43,7 +45,7 @@ enum AtomicFile {
       unlink(temporary.path)
       throw .system("cannot replace \(url.path)", code)
     }
-    syncDirectory(directory)
+    if durable { syncDirectory(directory) }
   }
 
   /// The system's `write(2)` (the name `write` is taken inside these types).

@@ -13,8 +13,8 @@ import Synchronization
 /// New books: `/books/?sort=descending` (the server's newest first) page by page until a whole
 /// page holds only books the catalogue already has. Held books (favourites, library): `ids=`
 /// batches of 32. One request at a time; the client honours `Retry-After`, and a 429 that
-/// remains ends the sync early. Every page's books are appended to `pending.jsonl` (synced) and
-/// the next link to `cursor` as they arrive, so a sync killed at any point is resumed by the
+/// remains ends the sync early. Every page's books are appended to `pending.jsonl` and the next
+/// link to `cursor` as they arrive, so a sync killed at any point is resumed by the
 /// next without fetching again; the new index is written beside the old one and takes effect
 /// only when `state.json` is renamed over, so the previous catalogue answers until then.
 public struct CatalogueSync: Sendable {
@@ -133,7 +133,7 @@ public struct CatalogueSync: Sendable {
         let allKnown = page.results.allSatisfy {
           known.contains($0.id) || pendingIDs.contains($0.id)
         }
-        try files.appendPending(page.results.map(\.rawJSON))
+        try files.appendPending(page.results.map(\.rawJSON), durable: false)
         pendingIDs.formUnion(page.results.map(\.id))
         try files.writeCursor(page.next.map { "\(mode)\n\($0)" })
         guard let next = page.next, !(untilKnown && allKnown), !page.results.isEmpty else { return }
@@ -164,7 +164,7 @@ public struct CatalogueSync: Sendable {
         start += batch.count
         let page = try await client.send(.books(BookQuery(ids: batch)))
         let answered = page.results.filter { batch.contains($0.id) }
-        try files.appendPending(answered.map(\.rawJSON))
+        try files.appendPending(answered.map(\.rawJSON), durable: false)
         held += answered
         let returned = Set(answered.map(\.id))
         missing += batch.filter { !returned.contains($0) }

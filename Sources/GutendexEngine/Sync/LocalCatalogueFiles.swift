@@ -194,8 +194,10 @@ public struct LocalCatalogueFiles: Sendable {
     return text.isEmpty ? nil : text
   }
 
+  /// Not synced to disk: a cursor or pending books lost to a power cut only cost requests (the
+  /// walk goes on until a wholly known page, so it refetches what was lost).
   func writeCursor(_ next: String?) throws(SyncFileError) {
-    try AtomicFile.write(Data((next ?? "").utf8), to: cursorURL)
+    try AtomicFile.write(Data((next ?? "").utf8), to: cursorURL, durable: false)
   }
 
   /// Forgets the pending books and the cursor, once they are merged into a committed index.
