@@ -39,7 +39,9 @@ enum SyncBenchmark {
     var nothingRequests = Samples()
     var peak = Samples()
     var coldLocal = Samples()
+    var coldSnapshot = Samples()
     var hello = Samples()
+    let snapshotOnly = try context.dataDirectory("sync-none")
     let held = ["84", "1342", "2701", "11", "1661"]
     Report.progress("figure 14: \(runs) syncs of 1,000 new books, each from the snapshot")
     for run in 0..<runs {
@@ -65,6 +67,9 @@ enum SyncBenchmark {
         let query = try await gutenberg(
           ["list", "--source", "local", "--search", "dickens"], data: data)
         coldLocal.append(query.seconds)
+        let snapshot = try await gutenberg(
+          ["list", "--source", "local", "--search", "dickens"], data: snapshotOnly)
+        coldSnapshot.append(snapshot.seconds)
       }
     }
     let lastData = context.scratch.appendingPathComponent("sync-\(runs - 1)", isDirectory: true)
@@ -109,6 +114,10 @@ enum SyncBenchmark {
         figure: "14. cold local query after the sync", unit: .seconds, samples: coldLocal,
         baselineName: "bench-hello", baseline: hello,
         target: .atMost(10 * hello.median), note: "list --source local --search dickens"),
+      ResultRow(
+        figure: "14. cold local query: synced vs snapshot", unit: .seconds, samples: coldLocal,
+        baselineName: "same query, never synced", baseline: coldSnapshot, target: .none,
+        note: "the synced index costs what the embedded one does"),
       ResultRow(
         figure: "14. peak RSS, cold local query after sync", unit: .bytes,
         samples: Samples([queryRSS]), baselineName: "bench-hello", baseline: helloRSS,

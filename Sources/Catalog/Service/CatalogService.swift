@@ -217,6 +217,7 @@ public final class CatalogService: Sendable {
     }
     // With no favourites nothing was sent, so nothing is known about the server.
     if !ids.isEmpty { network.markOnline() }
+    upsertSeen(books)
     let refreshedAt = now()
     try await StoreWork.run { [books, missing] () throws(StoreError) in
       try favorites.applyRefresh(books: books, missingIDs: missing, at: refreshedAt)
