@@ -87,6 +87,34 @@ struct SyncBinaryTests {
     #expect(afterServer == afterLocal + 2, "\(server.requests.suffix(3))")
   }
 
+  /// A full disk while the new index is written (`ulimit -f`: writes past 2 MB fail with EFBIG,
+  /// SIGXFSZ ignored): one `error:` line, exit 1, nothing replaced; the next sync completes
+  /// from what the failed one kept, without fetching the new books again.
+  @Test func aFullDiskMidSyncKeepsThePreviousCatalogueAndTheNextSyncCompletes() async throws {
+    let signal = RequestSignal(try #require(Self.world.engine))
+    let (server, url) = try await Self.start(signal)
+    let app = try Gutenberg()
+    defer { app.cleanUp() }
+    let full = try await app.run(
+      ["sync", "--server", url.absoluteString], inputData: Data(),
+      shellPrefix: "trap '' XFSZ; ulimit -f 4000; ", timeout: .seconds(120))
+    let afterFull = signal.count
+    let list = try await app.run(["list", "--source", "local", "--search", "volume"])
+    let next = try await app.run(["sync", "--server", url.absoluteString], timeout: .seconds(120))
+    let afterNext = signal.count
+    await server.stop()
+
+    #expect(full.status == 1, "\(full)")
+    #expect(full.errLines.count == 1 && full.err.hasPrefix("error: sync failed: "), "\(full)")
+    // The snapshot still answers: no book of the new ones is there.
+    #expect(list.status == 0, "\(list)")
+    #expect(!list.out.contains("\(Self.world.firstID)"), "\(list)")
+    #expect(next.status == 0, "\(next)")
+    #expect(next.out.hasPrefix("100 new books, "), "\(next)")
+    // The pages the failed sync fetched were kept: one page shows nothing new is left.
+    #expect(afterNext - afterFull == 1, "\(afterFull) then \(afterNext) requests")
+  }
+
   /// kill -9 at 20 random points of a sync (after a random number of its requests, or while it
   /// merges and writes): the previous catalogue answers every time, and the next sync completes.
   @Test func killedAtRandomPointsThePreviousCatalogueAnswersAndTheNextSyncCompletes()
