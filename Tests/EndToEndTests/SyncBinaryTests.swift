@@ -62,10 +62,14 @@ struct SyncBinaryTests {
     let local = try await app.run(["list", "--search", "volume"] + serverOption)
     let shown = try await app.run(["show", "\(Self.world.firstID)", "--json"] + serverOption)
     let afterLocal = server.requestCount
+    // A snapshot book has no summary: asked once, then the kept copy answers.
+    let first84 = try await app.run(["show", "84"] + serverOption)
+    let second84 = try await app.run(["show", "84"] + serverOption)
+    let after84 = server.requestCount
     let asked = try await app.run(
       ["list", "--search", "volume", "--source", "server"] + serverOption)
     let stale = try await app.run(["list", "--search", "volume", "--max-age", "0"] + serverOption)
-    let afterServer = server.requestCount
+    let afterServer = server.requestCount - (after84 - afterLocal)
     let engine = try #require(Self.world.engine)
     let expected = try await engine.send(
       HTTPRequest(url: URL(string: "http://x/books/?search=volume")!))
@@ -83,8 +87,35 @@ struct SyncBinaryTests {
     let detail = try #require(
       try JSONSerialization.jsonObject(with: shown.stdout) as? [String: Any])
     #expect((detail["summaries"] as? [String])?.isEmpty == false, "\(shown)")
+    #expect(first84.status == 0 && second84.status == 0, "\(first84)\n\(second84)")
+    #expect(after84 - afterLocal == 1, "\(server.requests.suffix(3))")
+    #expect(second84.out.hasPrefix("Frankenstein"), "\(second84)")
     #expect(asked.status == 0 && stale.status == 0, "\(asked)\n\(stale)")
     #expect(afterServer == afterLocal + 2, "\(server.requests.suffix(3))")
+  }
+
+  /// Ctrl-C while a page is on its way: exit 130, a note that the next sync resumes, the
+  /// previous catalogue untouched; the next sync completes.
+  @Test func ctrlCMidSyncExits130AndTheNextSyncCompletes() async throws {
+    // Page 2 is held: Ctrl-C arrives while the sync waits for it.
+    let signal = RequestSignal(try #require(Self.world.engine), holdFrom: 2)
+    let (server, url) = try await Self.start(signal)
+    let app = try Gutenberg()
+    defer { app.cleanUp() }
+    let child = try app.start(["sync", "--server", url.absoluteString])
+    await signal.waitFor(2)
+    child.kill(SIGINT)
+    let exit = await child.wait(timeout: .seconds(60))
+    signal.releaseHeld()
+    let next = try await app.run(["sync", "--server", url.absoluteString], timeout: .seconds(120))
+    await server.stop()
+
+    #expect(exit.code == 130, "\(exit) \(String(decoding: child.stderr, as: UTF8.self))")
+    #expect(
+      String(decoding: child.stderr, as: UTF8.self).contains("stopped by Ctrl-C"),
+      "\(String(decoding: child.stderr, as: UTF8.self))")
+    #expect(next.status == 0, "\(next)")
+    #expect(next.out.hasPrefix("100 new books, "), "\(next)")
   }
 
   /// A full disk while the new index is written (`ulimit -f`: writes past 2 MB fail with EFBIG,

@@ -116,7 +116,8 @@ extension CatalogService {
     guard let local else { return nil }
     let found: Book
     if let seen = local.files?.seenBook(id: id), let book = try? Book.decode(from: seen) {
-      found = book
+      // The server's own copy since the last sync: asked once already, summary or not.
+      return (book, .local(name: local.name))
     } else {
       guard let client = try? local.client(), let book = try? await client.book(id: id) else {
         return nil
