@@ -94,6 +94,32 @@ struct SyncBinaryTests {
     #expect(afterServer == afterLocal + 2, "\(server.requests.suffix(3))")
   }
 
+  /// The browser syncs in the background when the last sync is older than the interval
+  /// (here set by `GUTENBERG_SYNC_INTERVAL`, which also applies to piped commands), says so in
+  /// one line while the prompt keeps answering, and does not sync again within the interval.
+  @Test func theBrowserSyncsInTheBackgroundAndSaysSoInOneLine() async throws {
+    let (server, url) = try await Self.start()
+    var app = try Gutenberg()
+    app.extraEnvironment["GUTENBERG_SYNC_INTERVAL"] = "1h"
+    defer { app.cleanUp() }
+    let child = try app.start(["--server", url.absoluteString])
+    await child.send("n")
+    let page2 = await child.waitForOutput(timeout: .seconds(120)) { $0.contains("page 2 of") }
+    let synced = await child.waitForOutput(timeout: .seconds(120)) {
+      $0.contains("Background sync: 100 new books, 0 updated, ")
+    }
+    await child.send("q")
+    let exit = await child.wait(timeout: .seconds(30))
+    let again = try await app.run(["--server", url.absoluteString], input: "q\n")
+    let log = try await app.run(["sync", "--log"])
+    await server.stop()
+
+    #expect(page2 && synced, "\(child.stdoutText.suffix(2000))")
+    #expect(exit.code == 0, "\(exit)")
+    #expect(again.status == 0 && !again.out.contains("Background sync"), "\(again)")
+    #expect(log.outLines.count == 1, "\(log)")
+  }
+
   /// Ctrl-C while a page is on its way: exit 130, a note that the next sync resumes, the
   /// previous catalogue untouched; the next sync completes.
   @Test func ctrlCMidSyncExits130AndTheNextSyncCompletes() async throws {

@@ -65,9 +65,10 @@ extension CatalogService {
     guard let local, let files = local.files else {
       throw .localCatalogueUnavailable("there is no local catalogue to sync")
     }
-    guard mode != .localOnly, network.current != .simulatedOffline else {
-      throw .notAvailableOffline("a sync")
+    guard mode != .localOnly else {
+      throw .localCatalogueUnavailable("--source local never asks the server: sync with --source auto or server")
     }
+    guard network.current != .simulatedOffline else { throw .needsNetwork("a sync") }
     let held = try await heldIDs()
     let outcome = await CatalogueSync(client: client, files: files, now: now).run(
       holdings: held, full: full)
