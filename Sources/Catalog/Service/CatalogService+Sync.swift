@@ -66,7 +66,8 @@ extension CatalogService {
       throw .localCatalogueUnavailable("there is no local catalogue to sync")
     }
     guard mode != .localOnly else {
-      throw .localCatalogueUnavailable("--source local never asks the server: sync with --source auto or server")
+      throw .localCatalogueUnavailable(
+        "--source local never asks the server: sync with --source auto or server")
     }
     guard network.current != .simulatedOffline else { throw .needsNetwork("a sync") }
     let held = try await heldIDs()
