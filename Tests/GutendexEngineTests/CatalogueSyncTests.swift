@@ -112,6 +112,30 @@ struct CatalogueSyncTests {
     #expect(try directory.files.openEngine().bookCount == world.embedded.count + 1000)
   }
 
+  @Test func aResumeAfterNewReleasesShiftedThePagesStillFetchesEveryBook() async throws {
+    let world = Self.world
+    let more = try SyncFixture.newBooks(100, firstID: world.firstID + 1000, seed: 7)
+    let before = try SyncFixture.server(embedded: world.embedded, upserting: world.added)
+    let after = try SyncFixture.server(embedded: world.embedded, upserting: world.added + more)
+    let gate = RateLimitAfter(engine: before, allowed: 10)
+    let directory = Directory()
+    defer { directory.cleanUp() }
+    var client = GutendexClient(
+      server: URL(string: "http://127.0.0.1")!, transport: gate, retry: .none)
+    client.sleep = { _ in }
+
+    let stopped = await CatalogueSync(client: client, files: directory.files).run(holdings: [])
+    // 100 books released since: the saved page 11 now holds books the first run fetched.
+    gate.serve(after)
+    gate.allow(.max)
+    let resumed = await CatalogueSync(client: client, files: directory.files).run(holdings: [])
+
+    #expect(stopped.run.result == .partial && stopped.run.added == 320, "\(stopped.run)")
+    #expect(resumed.run.result == .ok, "\(resumed.run)")
+    #expect(resumed.run.added == 780, "\(resumed.run) \(gate.pages)")
+    #expect(try directory.files.openEngine().bookCount == world.embedded.count + 1100)
+  }
+
   @Test func heldBooksTheServerNoLongerHasAreMarkedNotDropped() async throws {
     let world = Self.world
     // The server lost book 84; the user holds it.
@@ -153,13 +177,16 @@ struct CatalogueSyncTests {
 
 /// A transport that answers `allowed` requests from the engine, then 429s.
 final class RateLimitAfter: Requestable {
-  private let engine: GutendexEngine
+  private let engine: Mutex<GutendexEngine>
   private let state: Mutex<(allowed: Int, pages: [Int])>
 
   init(engine: GutendexEngine, allowed: Int) {
-    self.engine = engine
+    self.engine = Mutex(engine)
     state = Mutex((allowed, []))
   }
+
+  /// Serves `engine` from now on (the server got new releases).
+  func serve(_ engine: GutendexEngine) { self.engine.withLock { $0 = engine } }
 
   func allow(_ count: Int) { state.withLock { $0.allowed = count } }
 
@@ -177,6 +204,6 @@ final class RateLimitAfter: Requestable {
     if refused {
       return HTTPResponse(status: 429, headers: ["Retry-After": "1"], url: request.url)
     }
-    return try await engine.send(request)
+    return try await engine.withLock { $0 }.send(request)
   }
 }

@@ -125,35 +125,57 @@ public struct CatalogueSync: Sendable {
     let resume = files.readCursor()
     var stop: GutendexError?
 
-    // Walks from `first`, journaling each page, until a page of known books or the end.
-    func walk(_ first: Endpoint<BookPage>, mode: String, untilKnown: Bool) async throws {
+    // Walks from `first`, journaling each page, until a page of known books or the end. A
+    // walk resumed from a saved link stops only at a known page whose ids are all at most its
+    // watermark (the highest id known when that walk began): books that arrived since shift
+    // the server's pages, so the saved page may now hold books fetched before, not old ones.
+    // The cursor holds where this walk would go on, then `rest`: the points where earlier walks
+    // were interrupted (newest first), so an interrupted resume loses none of them.
+    let watermark = max(known.max() ?? 0, pendingIDs.max() ?? 0)
+    func walk(
+      _ first: Endpoint<BookPage>, mode: String, below limit: Int?, rest: [String]
+    ) async throws {
       var endpoint = first
       while true {
         let page = try await client.send(endpoint)
         let allKnown = page.results.allSatisfy {
-          known.contains($0.id) || pendingIDs.contains($0.id)
+          (known.contains($0.id) || pendingIDs.contains($0.id)) && $0.id <= (limit ?? .max)
         }
         try files.appendPending(page.results.map(\.rawJSON), durable: false)
         pendingIDs.formUnion(page.results.map(\.id))
-        try files.writeCursor(page.next.map { "\(mode)\n\($0)" })
-        guard let next = page.next, !(untilKnown && allKnown), !page.results.isEmpty else { return }
+        let untilKnown = mode == "new"
+        let done = page.next == nil || (untilKnown && allKnown) || page.results.isEmpty
+        let own = done ? [] : [page.next.map { "\(limit ?? watermark) \($0)" }].compactMap { $0 }
+        let links = own + rest
+        try files.writeCursor(links.isEmpty ? nil : ([mode] + links).joined(separator: "\n"))
+        guard !done, let next = page.next else { return }
         endpoint = .link(next)
       }
     }
 
     do {
-      let resumeParts = resume?.split(separator: "\n", maxSplits: 1).map(String.init) ?? []
-      let resumeLink = resumeParts.count == 2 ? resumeParts[1] : nil
+      let resumeParts = resume?.split(separator: "\n").map(String.init) ?? []
+      // Each saved point: "<watermark> <link>".
+      let saved: [(limit: Int, link: String)] = resumeParts.dropFirst().compactMap { line in
+        let parts = line.split(separator: " ", maxSplits: 1).map(String.init)
+        guard parts.count == 2, let limit = Int(parts[0]) else { return nil }
+        return (limit, parts[1])
+      }
       if full {
-        let first = resumeParts.first == "full" ? resumeLink : nil
+        let first = resumeParts.first == "full" ? saved.first : nil
         try await walk(
-          first.map { .link($0) } ?? .books(BookQuery(sort: .descending)), mode: "full",
-          untilKnown: false)
+          first.map { .link($0.link) } ?? .books(BookQuery(sort: .descending)), mode: "full",
+          below: first?.limit, rest: [])
       } else {
-        try await walk(.books(BookQuery(sort: .descending)), mode: "new", untilKnown: true)
-        // An earlier walk stopped part-way: go on from where it stopped.
-        if resumeParts.first == "new", let resumeLink {
-          try await walk(.link(resumeLink), mode: "new", untilKnown: true)
+        let earlier = resumeParts.first == "new" ? saved : []
+        let lines = earlier.map { "\($0.limit) \($0.link)" }
+        try await walk(
+          .books(BookQuery(sort: .descending)), mode: "new", below: nil, rest: lines)
+        // Earlier walks stopped part-way: go on from where each stopped, newest first.
+        for (index, point) in earlier.enumerated() {
+          try await walk(
+            .link(point.link), mode: "new", below: point.limit,
+            rest: Array(lines.dropFirst(index + 1)))
         }
       }
       try files.writeCursor(nil)
