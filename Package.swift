@@ -45,7 +45,9 @@ let package = Package(
     // classes are internal: the front sees value types and the service's intents only.
     .target(
       name: "Catalog",
-      dependencies: ["Gutendex", .product(name: "GRDB", package: "GRDB.swift")]),
+      dependencies: [
+        "Gutendex", "GutendexEngine", .product(name: "GRDB", package: "GRDB.swift"),
+      ]),
     // Line-mode rendering and the interactive session, kept out of `main` so tests can drive it.
     .target(name: "Terminal", dependencies: ["Catalog", "GutendexEngine"]),
     .executableTarget(
@@ -94,7 +96,8 @@ let package = Package(
     .testTarget(
       name: "EndToEndTests",
       dependencies: [
-        "gutenberg", "TestSupport", "TestTraits", "Gutendex", "GutendexServer", "GutendexEngine",
+        "gutenberg", "gutendex-server", "TestSupport", "TestTraits", "Gutendex", "GutendexServer",
+        "GutendexEngine",
       ]),
     .testTarget(
       name: "FaultMatrixTests",

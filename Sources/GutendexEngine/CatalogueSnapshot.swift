@@ -65,7 +65,9 @@ public enum CatalogueSnapshot {
     throw EngineError.badJSON(book: 0, offset: position, reason: "unterminated summaries")
   }
 
-  static func make(records unsorted: [BookRecord]) throws -> Data {
+  /// `keepingSummaries` stores each book's summaries in its record and says so in the header's
+  /// flags (the embedded snapshot leaves them out; a synced local catalogue keeps them).
+  static func make(records unsorted: [BookRecord], keepingSummaries: Bool = false) throws -> Data {
     let records = unsorted.sorted { $0.id < $1.id }
     for (left, right) in zip(records, records.dropFirst()) where left.id == right.id {
       throw EngineError.duplicateID(left.id)
@@ -133,7 +135,9 @@ public enum CatalogueSnapshot {
 
     var pool = StringTable()
     var recordTable = ByteTable()
-    for record in records { recordTable.append(try encode(record, strings: &pool)) }
+    for record in records {
+      recordTable.append(try encode(record, strings: &pool, summaries: keepingSummaries))
+    }
     try putTable(.stringOffsets, .strings, pool.table)
     try putTable(.recordOffsets, .records, recordTable)
 
@@ -149,7 +153,7 @@ public enum CatalogueSnapshot {
     append32(IndexSection.version)
     append32(UInt32(sections.count))
     append32(UInt32(records.count))
-    append32(0)
+    append32(keepingSummaries ? IndexSection.summariesFlag : 0)
     var offset = tableEnd
     for (number, section) in sections.enumerated() {
       offset = (offset + 7) & ~7
@@ -177,7 +181,9 @@ public enum CatalogueSnapshot {
 
   /// A record's fields the fixed columns do not hold: title, people, topics, languages,
   /// media type and formats, as varints and string-table ids.
-  static func encode(_ record: BookRecord, strings: inout StringTable) throws -> [UInt8] {
+  static func encode(_ record: BookRecord, strings: inout StringTable, summaries: Bool = false)
+    throws -> [UInt8]
+  {
     var sink = ByteSink()
     sink.block(Array(record.title.utf8))
     for group in [record.authors, record.editors, record.translators] {
@@ -196,11 +202,21 @@ public enum CatalogueSnapshot {
     sink.varint(record.formats.count)
     for format in record.formats {
       let url = Array(format.url.utf8)
+      sink.varint(strings.id(Array(format.mime.utf8)))
+      // A record read back from an index holds its template already (a re-indexed catalogue).
+      if format.hasIDSlots {
+        sink.varint(strings.id(url))
+        continue
+      }
       guard !url.contains(BookRecord.idSlot) else {
         throw EngineError.badSnapshot("book \(record.id): a URL holds the byte 0x01")
       }
-      sink.varint(strings.id(Array(format.mime.utf8)))
       sink.varint(strings.id(template(url, id: record.id)))
+    }
+    // Summaries are long and unique, so they are blocks of their own, not pool strings.
+    if summaries {
+      sink.varint(record.summaries.count)
+      for summary in record.summaries { sink.block(Array(summary.utf8)) }
     }
     return sink.bytes
   }

@@ -9,6 +9,8 @@ import Foundation
 public enum EmbeddedCatalogue {
   /// The month the catalogue was taken from Project Gutenberg.
   public static let snapshotDate = "2025-08"
+  /// How many books the snapshot holds (checked against the file by the snapshot tests).
+  public static let bookCount = 76_696
   /// Whether books from the snapshot carry their summaries (they do not: `"summaries":[]`).
   public static let hasSummaries = false
   /// The resource's file name inside the bundle's `Resources` folder.

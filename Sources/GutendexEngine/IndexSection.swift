@@ -35,13 +35,16 @@ enum IndexSection: Int, CaseIterable {
   /// Each book's remaining fields, varint-coded (see `CatalogueSnapshot.encode`).
   case recordOffsets, records
 
-  /// Bytes before the first section: magic, version, section count, book count, reserved.
+  /// Bytes before the first section: magic, version, section count, book count, flags.
   static let headerSize = 24
   /// Bytes per section-table entry: offset, length (UInt64), width, crc32 (UInt32).
   static let entrySize = 24
   static let magic = Array("GDXINDEX".utf8)
   /// 2: titles, names and topics are upper-folded (version 1 held them lower-cased).
   static let version: UInt32 = 2
+  /// Header flag: each record ends with the book's summaries (a synced local catalogue). Older
+  /// files hold 0 there, so they still read as "no summaries".
+  static let summariesFlag: UInt32 = 1
   /// The stand-in for a null year in `authorYears`.
   static let nullYear = Int32.min
 }

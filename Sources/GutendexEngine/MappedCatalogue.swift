@@ -6,6 +6,8 @@
 final class MappedCatalogue: BookColumns, @unchecked Sendable {
   private let region: ByteRegion
   let bookCount: Int
+  /// Whether each record ends with the book's summaries (``IndexSection/summariesFlag``).
+  let hasSummaries: Bool
   private let sections: [UnsafeRawBufferPointer]
   private let checksums: [UInt32]
   private let ids: UnsafeRawBufferPointer
@@ -95,6 +97,7 @@ final class MappedCatalogue: BookColumns, @unchecked Sendable {
       return MappedLists(offsets: section(offsets), ids: section(ids), width: width)
     }
     bookCount = books
+    hasSummaries = uint32(20) & IndexSection.summariesFlag != 0
     self.sections = sections
     self.checksums = checksums
     ids = section(.ids)
@@ -214,10 +217,42 @@ final class MappedCatalogue: BookColumns, @unchecked Sendable {
 
   /// Decodes the book at `position` from its record and the fixed columns.
   func record(at position: Int) throws(EngineError) -> BookRecord {
-    var source = ByteSource(records.entry(position))
+    try record(
+      at: position, bytes: records.entry(position), string: strings.string,
+      stringBytes: strings.entry)
+  }
+
+  /// Every book, in id order, read through the mapping with each pool string decoded once
+  /// (for rebuilding the index: `pread` per entry would cost millions of system calls).
+  func allRecords() throws(EngineError) -> [BookRecord] {
+    var cache = [String?](repeating: nil, count: strings.count)
+    var result: [BookRecord] = []
+    result.reserveCapacity(bookCount)
+    for position in 0..<bookCount {
+      result.append(
+        try record(
+          at: position, bytes: Array(records.mappedEntry(position)),
+          string: { index in
+            if let known = cache[index] { return known }
+            let decoded = String(decoding: strings.mappedEntry(index), as: UTF8.self)
+            cache[index] = decoded
+            return decoded
+          },
+          stringBytes: { Array(strings.mappedEntry($0)) }))
+    }
+    return result
+  }
+
+  /// Decodes the book at `position` from its record's bytes, with pool strings from `string`
+  /// (and raw, for URL templates, from `stringBytes`).
+  private func record(
+    at position: Int, bytes: [UInt8], string pool: (Int) -> String,
+    stringBytes: (Int) -> [UInt8]
+  ) throws(EngineError) -> BookRecord {
+    var source = ByteSource(bytes)
     let stringCount = strings.count
     func string() throws(EngineError) -> String {
-      strings.string(try source.index(below: stringCount))
+      pool(try source.index(below: stringCount))
     }
     func people() throws(EngineError) -> [PersonRecord] {
       let count = try source.index(below: 1 << 16)
@@ -251,14 +286,21 @@ final class MappedCatalogue: BookColumns, @unchecked Sendable {
     formats.reserveCapacity(formatCount)
     for _ in 0..<formatCount {
       let mime = try string()
-      let url = strings.entry(try source.index(below: stringCount))
+      let url = stringBytes(try source.index(below: stringCount))
       formats.append(
         FormatEntry(
           mime: mime, url: String(decoding: url, as: UTF8.self),
           hasIDSlots: url.contains(BookRecord.idSlot)))
     }
+    var summaries: [String] = []
+    if hasSummaries {
+      let count = try source.index(below: 1 << 16)
+      for _ in 0..<count {
+        summaries.append(String(decoding: source.bytes[try source.block()], as: UTF8.self))
+      }
+    }
     return BookRecord(
-      id: id(at: position), title: title, authors: authors, summaries: [], editors: editors,
+      id: id(at: position), title: title, authors: authors, summaries: summaries, editors: editors,
       translators: translators, subjects: subjects, bookshelves: shelves, languages: codes,
       copyright: copyright(at: position), mediaType: mediaType, formats: formats,
       downloadCount: downloadCount(at: position))

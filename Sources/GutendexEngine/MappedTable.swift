@@ -37,6 +37,16 @@ struct MappedTable {
     return region.read((bytes.lowerBound + start)..<(bytes.lowerBound + end))
   }
 
+  /// The bytes of entry `index` read through the mapping (no system call; the pages become
+  /// resident): for reading a whole table once, as a rebuild does.
+  func mappedEntry(_ index: Int) -> UnsafeRawBufferPointer {
+    let start = offset(index)
+    let end = max(start, offset(index + 1))
+    let lower = min(bytes.lowerBound + start, region.count)
+    let upper = min(bytes.lowerBound + end, region.count)
+    return UnsafeRawBufferPointer(rebasing: region.buffer[lower..<upper])
+  }
+
   func string(_ index: Int) -> String {
     String(decoding: entry(index), as: UTF8.self)
   }

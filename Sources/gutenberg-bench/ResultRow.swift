@@ -5,6 +5,8 @@ struct ResultRow: Sendable {
   /// What a value is, for formatting.
   enum Unit: Sendable {
     case seconds, bytes
+    /// A plain number (requests).
+    case count
   }
 
   /// The target a median must meet (at most), if the figure has one.
@@ -54,6 +56,8 @@ struct ResultRow: Sendable {
       return String(format: "%.2f s", value)
     case .bytes:
       return String(format: "%.1f MiB", value / 1_048_576)
+    case .count:
+      return String(format: value == value.rounded() ? "%.0f" : "%.1f", value)
     }
   }
 

@@ -28,8 +28,14 @@ struct GlobalOptions: ParsableArguments {
   @Flag(help: "Do not use the network: cached pages, then the embedded catalogue.")
   var offline = false
 
-  @Option(help: "Where books come from: auto (server, cache, embedded) or embedded.")
+  @Option(
+    help: "Where books come from: auto (local first while a sync is fresh), server, or local.")
   var source: AppOptions.Source?
+
+  @Option(
+    name: .customLong("max-age"),
+    help: "How long after a sync answers come locally first: 7d, 12h, 30m, 90 (seconds).")
+  var maxAge: String?
 
   @Option(help: "Colour: auto, always or never (NO_COLOR also turns it off).")
   var color: ColorPolicy.Mode = .auto
@@ -42,6 +48,9 @@ struct GlobalOptions: ParsableArguments {
   var verbose = false
 
   func validate() throws {
+    if let maxAge, SyncText.duration(maxAge) == nil {
+      throw ValidationError("--max-age: '\(maxAge)' is not a duration like 7d, 12h, 30m or 90")
+    }
     if let timeout, !(timeout > 0 && timeout <= 600) {
       throw ValidationError("--timeout must be more than 0 and at most 600 seconds")
     }
@@ -50,7 +59,7 @@ struct GlobalOptions: ParsableArguments {
   var appOptions: AppOptions {
     AppOptions(
       server: server, dataDirectory: dataDirectory, offline: offline, source: source,
-      color: color, verbose: verbose, timeout: timeout)
+      color: color, verbose: verbose, timeout: timeout, maxAge: maxAge.flatMap(SyncText.duration))
   }
 
   /// Builds the app and runs one call on it; a non-zero status becomes the exit code.

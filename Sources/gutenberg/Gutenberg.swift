@@ -16,14 +16,15 @@ struct Gutenberg: GlobalOptionsCommand {
       embedded catalogue (of 2025-08); favourites are always kept on this machine.
 
       Environment: GUTENDEX_URL (server), GUTENBERG_DATA_DIR (data directory), \
-      GUTENBERG_SOURCE=embedded, GUTENBERG_TIMEOUT (seconds), NO_COLOR.
+      GUTENBERG_SOURCE (auto, server, local), GUTENBERG_MAX_AGE, GUTENBERG_SYNC_INTERVAL, \
+      GUTENBERG_TIMEOUT (seconds), NO_COLOR.
       Exit codes: 0 ok, 64 usage error, 65 bad data, 69 server or network unavailable, \
       130 stopped by Ctrl-C, 1 other.
       """,
     version: "1.0.0",
     subcommands: [
       Browse.self, List.self, Show.self, Favorites.self, Cache.self, Status.self,
-      Get.self, LibraryCommand.self, Read.self,
+      Get.self, LibraryCommand.self, Read.self, Sync.self,
     ],
     defaultSubcommand: Browse.self
   )

@@ -23,6 +23,11 @@ struct GutendexServerCommand: AsyncParsableCommand {
       "Books to serve, one Gutendex book JSON object per line (default: the embedded catalogue).")
   var books: String?
 
+  @Option(
+    name: .customLong("data-dir"),
+    help: "Serve the local catalogue a `gutenberg sync` keeps in this data directory.")
+  var dataDirectory: String?
+
   @Option(name: .customLong("latency-ms"), help: "Delay before each response, in milliseconds.")
   var latencyMilliseconds = 0
 
@@ -90,6 +95,9 @@ struct GutendexServerCommand: AsyncParsableCommand {
       throw ValidationError("--oversized-mb must be > 0")
     }
     _ = try generatedFiles()
+    if books != nil, dataDirectory != nil {
+      throw ValidationError("--books and --data-dir cannot be used together")
+    }
   }
 
   /// The fault plan the flags describe.
@@ -110,6 +118,19 @@ struct GutendexServerCommand: AsyncParsableCommand {
       plan.oversizedBody = .megabytes(oversizedMegabytes, framing: oversizedFraming)
     }
     return plan
+  }
+
+  /// The engine over the synced local catalogue of a `gutenberg` data directory (the embedded
+  /// catalogue when it never synced).
+  static func engine(dataDirectory: String) throws -> GutendexEngine {
+    let files = LocalCatalogueFiles(
+      dataDirectory: URL(fileURLWithPath: dataDirectory, isDirectory: true))
+    do {
+      return try files.openEngine()
+    } catch {
+      throw ValidationError(
+        "--data-dir: cannot open the local catalogue of \(dataDirectory): \(error)")
+    }
   }
 
   /// The Gutendex-compatible engine over `--books`, or over the embedded catalogue.
@@ -135,7 +156,7 @@ struct GutendexServerCommand: AsyncParsableCommand {
   }
 
   func run() async throws {
-    let handler = try Self.engine(books: books)
+    let handler = try dataDirectory.map(Self.engine(dataDirectory:)) ?? Self.engine(books: books)
     let server = LoopbackServer(handler: handler, port: port)
     server.faults = try faultPlan()
     if let files {

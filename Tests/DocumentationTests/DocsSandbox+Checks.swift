@@ -43,8 +43,15 @@ extension DocsSandbox {
       problems.append("printed nothing")
     }
 
-    let usesServer = invocations.contains { $0.1.asksServer == true }
-    let asksNothing = invocations.allSatisfy { $0.1.asksServer == false }
+    // Once a documented `gutenberg sync` went well, lists and details may come from the local
+    // catalogue with no request (the README's local-first lines): they may ask, or not.
+    let synced = FileManager.default.fileExists(
+      atPath: data.appendingPathComponent("catalogue/state.json").path)
+    func asks(_ invocation: Invocation) -> Bool? {
+      synced && invocation.mayAnswerLocallyFirst ? nil : invocation.asksServer
+    }
+    let usesServer = invocations.contains { asks($0.1) == true }
+    let asksNothing = invocations.allSatisfy { asks($0.1) == false }
     if expected == 0, usesServer, requests == 0 {
       problems.append("never asked the loopback server")
     }
@@ -167,6 +174,23 @@ extension DocsSandbox {
       } else {
         needStdout("the cache's figures") {
           invocation.isJSON ? json($0) != nil : $0.hasPrefix("cache:")
+        }
+      }
+    case "sync":
+      if invocation.arguments.contains("--log") {
+        needStdout("the sync log") { _ in lines.allSatisfy { $0.contains(" new book") } }
+      } else if invocation.isJSON {
+        needStdout("the sync as JSON") {
+          let object = json($0) as? [String: Any]
+          return ["added", "updated", "requests", "seconds", "result"].allSatisfy {
+            object?[$0] != nil
+          }
+        }
+      } else {
+        needStdout("the sync's line") {
+          $0.range(
+            of: #"^[0-9,]+ new books?, [0-9,]+ updated, [0-9,]+ requests?, [0-9.]+ s\n$"#,
+            options: .regularExpression) != nil
         }
       }
     default:

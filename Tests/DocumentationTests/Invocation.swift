@@ -15,6 +15,7 @@ struct Invocation: Sendable, Equatable {
   /// Global options that take a value; the others are flags.
   static let valueOptions: Set<String> = [
     "--server", "--data-dir", "--source", "--color", "--timeout", "--generate-completion-script",
+    "--max-age",
   ]
   static let groups: Set<String> = ["favorites", "favourites", "fav", "cache"]
   /// Options of subcommands that take a value, so their value is not read as an operand.
@@ -32,7 +33,9 @@ struct Invocation: Sendable, Equatable {
     path = []
     operands = []
     isMeta = false
-    isLocal = environment.contains("GUTENBERG_SOURCE=embedded")
+    isLocal =
+      environment.contains("GUTENBERG_SOURCE=embedded")
+      || environment.contains("GUTENBERG_SOURCE=local")
     var index = 0
     while index < arguments.count {
       let word = arguments[index]
@@ -43,9 +46,12 @@ struct Invocation: Sendable, Equatable {
       }
       if word == "--offline" { isLocal = true }
       if word == "--source=embedded" { isLocal = true }
-      if word == "--source", index < arguments.count, arguments[index] == "embedded" {
+      if word == "--source", index < arguments.count,
+        ["embedded", "local"].contains(arguments[index])
+      {
         isLocal = true
       }
+      if word == "--source=local" { isLocal = true }
       if word.hasPrefix("-") {
         let takesValue =
           Self.valueOptions.contains(word) || Self.subcommandValueOptions.contains(word)
@@ -98,12 +104,22 @@ struct Invocation: Sendable, Equatable {
   var asksServer: Bool? {
     if isMeta || isLocal { return false }
     let path = canonicalPath
+    if path.first == "sync" { return !arguments.contains("--log") }
     if path.isEmpty || ["list", "show", "status"].contains(path[0])
       || path == ["favorites", "add"] || path == ["favorites", "refresh"]
     {
       return true
     }
     return ["favorites", "cache"].contains(path[0]) ? false : nil
+  }
+
+  /// Whether it may answer from a freshly synced local catalogue with no request (`--source
+  /// auto`, the default): the lists, searches and details of the browser, `list` and `show`.
+  var mayAnswerLocallyFirst: Bool {
+    let path = canonicalPath
+    let source = value(of: ["--source"]) ?? "auto"
+    return source == "auto" && value(of: ["--max-age"]) != "0"
+      && (path.isEmpty || ["list", "show"].contains(path[0]))
   }
 
   /// True when `--json` was given.

@@ -63,7 +63,8 @@ struct ReadmeExampleTests {
   @Test func theUsageExamplesAreAmongThem() throws {
     let lines = Set(try Self.readmeCommands().map(\.line))
     for line in [
-      "gutenberg --source embedded list", "gutenberg --server https://gutendex.example.org list",
+      "gutenberg --source local list", "gutenberg --server https://gutendex.example.org list",
+      "gutenberg sync", "gutenberg sync --json",
       "gutenberg status", "swift run gutenberg list", "printf 'n\\nf 3\\nF\\nq\\n' | gutenberg",
     ] {
       #expect(lines.contains(line), "\(line) not found in \(lines.sorted())")

@@ -18,6 +18,7 @@ struct SnapshotTests {
   @Test func loadsEveryBook() throws {
     let engine = try embedded.get()
     #expect(engine.bookCount == 76_696)
+    #expect(EmbeddedCatalogue.bookCount == engine.bookCount)
     #expect(EmbeddedCatalogue.snapshotDate == "2025-08")
     #expect(!EmbeddedCatalogue.hasSummaries)
   }

@@ -47,8 +47,11 @@ final class CaptureApp {
   /// The app whose book actions the session uses, once ``attachBookActions()`` made it.
   private(set) var app: GutenbergApp?
 
+  /// `syncedCatalogue`: the local catalogue is the data directory's (embedded plus synced
+  /// books, what `sync` writes) instead of the embedded snapshot alone.
   init(
-    width: Int = 100, query: BookQuery = BookQuery(), mode: CatalogService.Mode = .automatic
+    width: Int = 100, query: BookQuery = BookQuery(), mode: CatalogService.Mode = .automatic,
+    syncedCatalogue: Bool = false
   ) throws {
     directory = FileManager.default.temporaryDirectory.appendingPathComponent(
       "gutenberg-capture-\(UUID().uuidString)", isDirectory: true)
@@ -61,7 +64,10 @@ final class CaptureApp {
     service = CatalogService(
       client: GutendexClient(
         server: URL(string: "https://gutendex.com")!, transport: server, retry: .none),
-      favorites: favorites, cache: cache, local: GutenbergApp.embeddedCatalogue(), mode: mode,
+      favorites: favorites, cache: cache,
+      local: syncedCatalogue
+        ? LocalCatalogue(dataDirectory: directory, policy: SyncPolicy())
+        : GutenbergApp.embeddedCatalogue(), mode: mode,
       now: { clock.now })
     screen = Screen(width: width)
     session = InteractiveSession(

@@ -202,6 +202,14 @@ enum ProductionCaptures {
     StatusCapture.lines().joined(separator: "\n") + "\n"
   }
 
+  /// `sync` at the prompt, twice: the recorded server's books that the embedded catalogue
+  /// lacks or holds differently (its summaries, its newer download counts), then nothing new.
+  static func sync() async throws -> String {
+    let app = try CaptureApp(syncedCatalogue: true)
+    _ = await app.start()
+    return await app.type("sync") + app.type("sync")
+  }
+
   /// Every capture, in the order of `Screens/README.md`.
   static func all() async throws -> [Capture] {
     [
@@ -220,6 +228,7 @@ enum ProductionCaptures {
       ("fallback-rate-limited", try await rateLimited()),
       ("note-fallback", try await fallbackNote()),
       ("status", status()),
+      ("sync", try await sync()),
       ("error-server-down", try await serverDown()),
       ("error-page-out-of-range", try await pageOutOfRange()),
       ("error-bad-command", try await badCommand()),

@@ -1,5 +1,6 @@
 import Foundation
 import Gutendex
+import GutendexEngine
 
 @testable import Catalog
 @testable import Terminal
@@ -36,7 +37,16 @@ enum StatusCapture {
       cache: CacheInfo(
         entries: 48, bytes: 1_258_291, oldest: at(2 * 86_400 + 600), newest: at(180),
         path: URL(fileURLWithPath: "/home/reader/.cache/gutenberg/pages.sqlite")),
-      requests: requests, load: .loaded(.network))
+      requests: requests, load: .loaded(.network),
+      // Synced 9 days ago: older than the 7-day window, so the server answers first again,
+      // and the daily background sync is due.
+      sync: SyncStatus(
+        snapshotDate: "2025-08", snapshotBooks: 76_120, syncedBooks: 1_596,
+        lastRun: SyncRun(
+          started: at(9 * 86_400 + 60), seconds: 1.4, added: 1_020, updated: 576, requests: 35,
+          result: .ok),
+        lastSuccess: at(9 * 86_400), localFirst: false, freshUntil: nil, nextSyncDue: at(8 * 86_400)
+      ))
   }
 
   static func lines() -> [String] {

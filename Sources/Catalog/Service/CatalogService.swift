@@ -135,12 +135,15 @@ public final class CatalogService: Sendable {
     if mode == .localOnly {
       return try await localPage(query, reason: nil)
     }
+    // Issue 20: a fresh sync answers from the local catalogue with no request.
+    if answersLocallyFirst { return try await localPage(query, reason: nil) }
     if network.current == .simulatedOffline {
       return try await fallbackPage(query, reason: "simulated offline", error: nil)
     }
     do {
       let page = try await client.page(query)
       network.markOnline()
+      upsertSeen(page.results)
       // A cache that cannot be written must not stop browsing; the request log shows it.
       if let cache {
         let fetchedAt = now()
@@ -164,10 +167,12 @@ public final class CatalogService: Sendable {
 
   /// One book: live when possible, else the saved favourite, else the local catalogue.
   public func book(id: Int) async throws(CatalogError) -> (book: Book, source: PageSource) {
+    if answersLocallyFirst, let answer = await localFirstBook(id: id) { return answer }
     if mode != .localOnly, network.current != .simulatedOffline {
       do {
         let book = try await client.book(id: id)
         network.markOnline()
+        upsertSeen([book])
         return (book, .network)
       } catch {
         if case .cancelled = error { throw .cancelled }
@@ -229,6 +234,7 @@ public final class CatalogService: Sendable {
     }
     // With no favourites nothing was sent, so nothing is known about the server.
     if !ids.isEmpty { network.markOnline() }
+    upsertSeen(books)
     let refreshedAt = now()
     try await StoreWork.run { [books, missing] () throws(StoreError) in
       try favorites.applyRefresh(books: books, missingIDs: missing, at: refreshedAt)

@@ -1,5 +1,6 @@
 import Foundation
 import Gutendex
+import GutendexEngine
 import Synchronization
 
 /// A Gutendex-compatible catalogue on this machine (the embedded snapshot), loaded on first use.
@@ -8,20 +9,64 @@ import Synchronization
 /// the transport (the local engine), so commands that never need it never pay for loading it.
 public final class LocalCatalogue: Sendable {
   /// How the front names it, e.g. "embedded catalogue of 2025-08".
-  public let name: String
+  public var name: String { opened.withLock { $0.name } }
   /// Whether its books carry summaries (the embedded snapshot leaves them out).
   public let hasSummaries: Bool
+  /// The data directory's synced catalogue files, nil for a catalogue that is never synced.
+  public let files: LocalCatalogueFiles?
+  /// When it answers first and when it syncs (see ``SyncPolicy``).
+  public let policy: SyncPolicy
+  /// The sync state of the catalogue in use (nil: never synced, or unreadable).
+  public var openedState: SyncState? { opened.withLock { $0.state } }
   private let makeTransport: @Sendable () throws -> any Requestable
   private let loaded = Mutex<GutendexClient?>(nil)
+  /// The name and state of the catalogue in use; ``reload()`` replaces them after a sync.
+  private let opened: Mutex<(name: String, state: SyncState?)>
 
   /// A local catalogue called `name`, whose transport `makeTransport` builds on first use.
   public init(
     name: String, hasSummaries: Bool,
     makeTransport: @escaping @Sendable () throws -> any Requestable
   ) {
-    self.name = name
+    opened = Mutex((name, nil))
     self.hasSummaries = hasSummaries
     self.makeTransport = makeTransport
+    files = nil
+    policy = SyncPolicy(maxAge: nil)
+  }
+
+  /// The data directory's local catalogue: the embedded snapshot with the synced books
+  /// upserted (just the snapshot before the first sync), mapped on first use.
+  public init(dataDirectory: URL, policy: SyncPolicy) {
+    let files = LocalCatalogueFiles(dataDirectory: dataDirectory)
+    self.files = files
+    self.policy = policy
+    // A damaged state file is reported by `status` and `sync`; browsing uses the snapshot.
+    let state = try? files.readState()
+    opened = Mutex((Self.name(for: state), state))
+    hasSummaries = false
+    makeTransport = { try files.openEngine() }
+  }
+
+  static func name(for state: SyncState?) -> String {
+    guard let state, state.indexFile != nil else {
+      return "embedded catalogue of \(EmbeddedCatalogue.snapshotDate)"
+    }
+    return "local catalogue (\(state.snapshotDate) + \(state.syncedBooks) synced)"
+  }
+
+  /// Reads the state again and opens the catalogue anew on next use (after a sync).
+  public func reload() {
+    guard let files else { return }
+    let state = try? files.readState()
+    opened.withLock { $0 = (Self.name(for: state), state) }
+    loaded.withLock { $0 = nil }
+  }
+
+  /// Whether answers come from here first: a sync went well within ``SyncPolicy/maxAge``.
+  public func isFresh(at date: Date) -> Bool {
+    guard let maxAge = policy.maxAge, let last = openedState?.lastSuccess else { return false }
+    return date.timeIntervalSince(last) < maxAge
   }
 
   /// A client whose transport is the local catalogue (loading it on the first call).

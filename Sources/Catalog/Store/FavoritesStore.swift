@@ -184,20 +184,27 @@ final class FavoritesStore: Sendable {
   func applyRefresh(books: [Book], missingIDs: [Int], at date: Date) throws(StoreError) {
     let refreshedAt = StoreTimestamp.milliseconds(date)
     try writing { db in
-      for id in missingIDs {
-        try db.execute(
-          sql: "UPDATE favorite SET missing_on_server = 1 WHERE id = ?", arguments: [id])
-      }
-      for book in books {
-        try Self.updateSnapshot(book, db)
-        try db.execute(
-          sql: "UPDATE favorite SET refreshed_at = ?, missing_on_server = 0 WHERE id = ?",
-          arguments: [refreshedAt, book.id])
-      }
-      try db.execute(
-        sql: "INSERT OR REPLACE INTO store_meta (key, value) VALUES ('last_refresh', ?)",
-        arguments: [refreshedAt])
+      try Self.applyRefresh(books: books, missingIDs: missingIDs, refreshedAt: refreshedAt, db)
     }
+  }
+
+  /// The writes of a refresh, in the caller's transaction.
+  static func applyRefresh(
+    books: [Book], missingIDs: [Int], refreshedAt: Int64, _ db: Database
+  ) throws {
+    for id in missingIDs {
+      try db.execute(
+        sql: "UPDATE favorite SET missing_on_server = 1 WHERE id = ?", arguments: [id])
+    }
+    for book in books {
+      try updateSnapshot(book, db)
+      try db.execute(
+        sql: "UPDATE favorite SET refreshed_at = ?, missing_on_server = 0 WHERE id = ?",
+        arguments: [refreshedAt, book.id])
+    }
+    try db.execute(
+      sql: "INSERT OR REPLACE INTO store_meta (key, value) VALUES ('last_refresh', ?)",
+      arguments: [refreshedAt])
   }
 
   /// When ``applyRefresh(books:missingIDs:at:)`` last ran; nil if never.

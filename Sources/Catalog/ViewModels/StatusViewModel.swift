@@ -28,6 +28,8 @@ public final class StatusViewModel {
     public var requests: [RequestLog.Entry]
     /// Whether a check is running, done or failed.
     public var load: LoadState
+    /// The local catalogue and its syncs (issue 20), nil without a synced catalogue.
+    public var sync: SyncStatus? = nil
   }
 
   /// The catalogue the view model reports on.
@@ -94,6 +96,7 @@ public final class StatusViewModel {
       $0.favoritesRefreshed = refreshed
       $0.cache = cache
       $0.requests = requests
+      $0.sync = service.syncStatus()
       $0.load = failure.map { .failed($0) } ?? .loaded(.network)
     }
   }

@@ -4,9 +4,14 @@ import Foundation
 public struct AppOptions: Sendable {
   /// Where books come from.
   public enum Source: String, Sendable, CaseIterable {
-    /// The server, then the page cache, then the embedded catalogue.
+    /// The local catalogue first while a sync is fresh (`--max-age`), else the server, then
+    /// the page cache, then the local catalogue.
     case auto
-    /// The embedded catalogue only; the network is never used.
+    /// Always the server first (then the cache and the local catalogue when it fails).
+    case server
+    /// The local catalogue only (the embedded snapshot plus synced books); never the network.
+    case local
+    /// The old name of `local`, kept as an alias.
     case embedded
   }
 
@@ -24,6 +29,12 @@ public struct AppOptions: Sendable {
   public var verbose: Bool
   /// `--timeout` in seconds, else `GUTENBERG_TIMEOUT`, else 15.
   public var timeout: Double?
+  /// `--max-age` in seconds: how long after a sync answers come from the local catalogue first
+  /// (default 7 days).
+  public var maxAge: Double?
+  /// `--sync-interval` in seconds: how old the last sync may be before the browser syncs in
+  /// the background (default 24 hours; `GUTENBERG_SYNC_INTERVAL`).
+  public var syncInterval: Double?
   /// The environment the options fall back on (`GUTENDEX_URL`, `NO_COLOR`, ...).
   public var environment: [String: String]
 
@@ -31,8 +42,11 @@ public struct AppOptions: Sendable {
   public init(
     server: String? = nil, dataDirectory: String? = nil, offline: Bool = false,
     source: Source? = nil, color: ColorPolicy.Mode = .auto, verbose: Bool = false,
-    timeout: Double? = nil, environment: [String: String] = ProcessInfo.processInfo.environment
+    timeout: Double? = nil, maxAge: Double? = nil, syncInterval: Double? = nil,
+    environment: [String: String] = ProcessInfo.processInfo.environment
   ) {
+    self.maxAge = maxAge
+    self.syncInterval = syncInterval
     self.server = server
     self.dataDirectory = dataDirectory
     self.offline = offline

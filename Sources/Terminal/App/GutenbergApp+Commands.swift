@@ -240,7 +240,7 @@ extension GutenbergApp {
       var object: [String: Any] = [
         "server": state.server.absoluteString,
         "server_answers": state.serverAnswers.map { $0 as Any } ?? NSNull(),
-        "source": state.mode == .localOnly ? "embedded" : "auto",
+        "source": state.mode == .localOnly ? "local" : "auto",
         "favorites": state.favoritesCount ?? 0,
         "favorites_refreshed": state.favoritesRefreshed.map(Self.iso8601) ?? NSNull(),
       ]
@@ -250,6 +250,7 @@ extension GutenbergApp {
           "oldest": cache.oldest.map(Self.iso8601) ?? NSNull(),
         ]
       }
+      if let sync = state.sync { object["catalogue"] = Self.syncObject(sync) }
       output.print(Self.json(object))
     case .automatic:
       output.print(statusScreenLines(state))

@@ -41,9 +41,11 @@ public final class GutenbergApp {
     }
     let location = Self.location(options: options)
     let sourceText = environment["GUTENBERG_SOURCE"].flatMap(AppOptions.Source.init(rawValue:))
+    let source = options.source ?? sourceText ?? .auto
     let mode: CatalogService.Mode =
-      (options.source ?? sourceText ?? .auto) == .embedded ? .localOnly : .automatic
-    let local = Self.embeddedCatalogue()
+      source == .embedded || source == .local ? .localOnly : .automatic
+    let local = LocalCatalogue(
+      dataDirectory: location.dataDirectory, policy: try Self.syncPolicy(options, source: source))
     // --verbose: one line per request on standard error (what was asked, how it ended, how long).
     let observer = options.verbose ? Self.requestPrinter(output) : nil
     let client = GutendexClient(
@@ -122,6 +124,8 @@ public final class GutenbergApp {
     session.bookActions = bookActions(input: input)
     session.suggest = Self.suggester
     let runner = SessionRunner(session: session, output: output, input: input)
+    let sync = startBackgroundSync(interactive: input.isInteractive)
+    defer { sync?.cancel() }
     return await runner.run()
   }
 }

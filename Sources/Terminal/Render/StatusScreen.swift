@@ -74,6 +74,8 @@ public struct StatusScreen: Sendable, Hashable {
   public var timeZone: TimeZone
   /// The keys shown at the bottom.
   public var hints: [String]
+  /// The local catalogue and its syncs, nil without a synced catalogue.
+  public var sync: SyncStatus?
 
   /// The keys shown under the status.
   public static let defaultHints = ["b back", "? help", "q quit"]
@@ -84,8 +86,9 @@ public struct StatusScreen: Sendable, Hashable {
     favoriteCount: Int,
     favoritesRefreshedAgo: TimeInterval?, cachedPageCount: Int, cacheBytes: Int,
     oldestCachedAge: TimeInterval?, requests: [Request], timeZone: TimeZone = .current,
-    hints: [String] = StatusScreen.defaultHints
+    hints: [String] = StatusScreen.defaultHints, sync: SyncStatus? = nil
   ) {
+    self.sync = sync
     self.serverURL = serverURL
     self.reachability = reachability
     self.provenance = provenance
@@ -123,6 +126,7 @@ extension StatusScreen: LineRendering {
     var cache = TextFormat.plural(cachedPageCount, "page") + " · " + TextFormat.bytes(cacheBytes)
     if let oldest = oldestCachedAge { cache += " · oldest \(TextFormat.age(oldest))" }
     lines += field("Cache", cache)
+    if let sync { lines += syncLines(sync).flatMap { field($0.0, $0.1) } }
     if requests.isEmpty {
       lines.append(style.bold("Recent requests:") + " none yet")
     } else {
@@ -130,6 +134,36 @@ extension StatusScreen: LineRendering {
       lines += requestLines(width: width, style: style)
     }
     lines += ScreenParts.hints(hints, width: width, style: style)
+    return lines
+  }
+
+  /// Catalogue, last sync, next sync.
+  private func syncLines(_ sync: SyncStatus) -> [(String, String)] {
+    var catalogue =
+      "\(sync.snapshotDate) snapshot · \(TextFormat.plural(sync.snapshotBooks, "book")) from it · "
+      + "\(TextFormat.grouped(sync.syncedBooks)) synced"
+    if let last = sync.lastSuccess {
+      catalogue += " · as of \(TextFormat.date(last, timeZone: timeZone))"
+    }
+    if let until = sync.freshUntil {
+      catalogue += " · answers first until \(TextFormat.date(until, timeZone: timeZone))"
+    }
+    var lines = [("Catalogue", catalogue)]
+    if let problem = sync.problem {
+      lines.append(("Last sync", "unknown: " + Sanitizer.sanitize(problem)))
+    } else if let run = sync.lastRun {
+      var text =
+        "\(TextFormat.age(max(0, now.timeIntervalSince(run.started)))) · \(run.result.rawValue)"
+        + " · \(SyncText.summary(run))"
+      if let note = run.note { text += " · " + Sanitizer.sanitize(note) }
+      lines.append(("Last sync", text))
+    } else {
+      lines.append(("Last sync", "never (gutenberg sync)"))
+    }
+    if let due = sync.nextSyncDue {
+      let wait = due.timeIntervalSince(now)
+      lines.append(("Next sync", wait <= 0 ? "due now" : "in \(SyncText.span(wait))"))
+    }
     return lines
   }
 

@@ -251,6 +251,13 @@ enum CommandTable {
         return .status
       }),
     CommandSpec(
+      ["sync"], help: [Entry("sync", "bring the local catalogue up to date from the server")],
+      progress: { _ in "syncing…" },
+      parse: { args, head, _ throws(PromptParser.Failure) in
+        try PromptParser.noArguments(args, head)
+        return .sync
+      }),
+    CommandSpec(
       ["b", "back"], help: [Entry("b", "back to the list (from details, links, favourites)")],
       progress: { $0 == .browse ? "loading…" : nil },
       parse: { args, head, screen throws(PromptParser.Failure) in

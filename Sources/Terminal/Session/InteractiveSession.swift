@@ -196,6 +196,8 @@ public final class InteractiveSession {
     case .status:
       enter(.status)
       await status.refresh(probe: true)
+    case .sync:
+      await syncNow()
     case .help:
       enter(.help)
     case .back:

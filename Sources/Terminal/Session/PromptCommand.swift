@@ -33,6 +33,8 @@ public enum PromptCommand: Sendable, Hashable {
   case export(path: String?)
   case importFile(path: String)
   case status
+  /// Bring the local catalogue up to date now (`sync`).
+  case sync
   case help
   /// Back to the list from another screen (`b` there, or an empty line).
   case back

@@ -74,7 +74,7 @@ enum ScreenMapping {
     // Before any page is shown, say where the next one would come from.
     let local = PageSource.local(name: state.localCatalogue ?? "local catalogue")
     var current = page ?? .network
-    if state.mode == .localOnly {
+    if state.mode == .localOnly || (page == nil && state.sync?.localFirst == true) {
       current = Provenance(local)
     } else if state.network.isOffline, current.source == .network {
       current = Provenance(local, fallbackReason: Self.offlineReason(state.network))
@@ -86,7 +86,7 @@ enum ScreenMapping {
       favoritesRefreshedAgo: state.favoritesRefreshed.map { max(0, now.timeIntervalSince($0)) },
       cachedPageCount: state.cache?.entries ?? 0, cacheBytes: state.cache?.bytes ?? 0,
       oldestCachedAge: state.cache?.oldest.map { max(0, now.timeIntervalSince($0)) },
-      requests: requests, timeZone: timeZone)
+      requests: requests, timeZone: timeZone, sync: state.sync)
   }
 }
 

@@ -1,0 +1,138 @@
+import Foundation
+import Gutendex
+import GutendexEngine
+
+extension CatalogService {
+  /// Whether lists, searches and details come from the local catalogue with no request now:
+  /// automatic mode, and a sync went well within the freshness window.
+  public var answersLocallyFirst: Bool {
+    mode == .automatic && local?.isFresh(at: now()) == true
+  }
+
+  /// The local catalogue's sync state as recorded on disk now; nil when it never synced.
+  public func syncState() throws(CatalogError) -> SyncState? {
+    guard let files = local?.files else { return nil }
+    do {
+      return try files.readState()
+    } catch {
+      throw .localCatalogueUnavailable(error.description)
+    }
+  }
+
+  /// When the browser's next background sync is due (now when it never synced), nil when it
+  /// never syncs by itself (offline, local only, or no synced catalogue).
+  public func nextSyncDue(state: SyncState?) -> Date? {
+    guard let local, local.files != nil, local.policy.backgroundSync, mode == .automatic,
+      network.current != .simulatedOffline
+    else { return nil }
+    guard let last = state?.lastRun else { return now() }
+    return last.started.addingTimeInterval(last.seconds + local.policy.interval)
+  }
+
+  /// Whether a background sync is due now.
+  public func backgroundSyncIsDue() -> Bool {
+    guard let due = nextSyncDue(state: try? syncState()) else { return false }
+    return due <= now()
+  }
+
+  /// The ids the user holds: favourites and downloaded books.
+  func heldIDs() async throws(CatalogError) -> [Int] {
+    do {
+      let favoriteIDs = try await favorites.favoriteIDsAsync()
+      let libraryIDs = try await favorites.libraryIDsAsync()
+      return Array(Set(favoriteIDs + libraryIDs)).sorted()
+    } catch {
+      throw CatalogError(error)
+    }
+  }
+
+  /// How many requests `sync --full` will make (every page, plus the holdings' batches).
+  public func fullSyncEstimate() async throws(CatalogError) -> Int {
+    guard let files = local?.files else { throw .notAvailableOffline("a sync") }
+    let held = try await heldIDs()
+    do {
+      return try CatalogueSync(client: client, files: files).fullRequestEstimate(
+        holdings: held.count)
+    } catch {
+      throw .localCatalogueUnavailable("\(error)")
+    }
+  }
+
+  /// Brings the local catalogue up to date from the server (new books, then the favourites'
+  /// and library's books in `ids=` batches); favourites the server no longer has are marked.
+  /// The run is returned whatever its result (and logged); only "cannot sync at all" throws.
+  public func syncCatalogue(full: Bool = false) async throws(CatalogError) -> SyncRun {
+    guard let local, let files = local.files else {
+      throw .localCatalogueUnavailable("there is no local catalogue to sync")
+    }
+    guard mode != .localOnly else {
+      throw .localCatalogueUnavailable(
+        "--source local never asks the server: sync with --source auto or server")
+    }
+    guard network.current != .simulatedOffline else { throw .needsNetwork("a sync") }
+    let held = try await heldIDs()
+    let outcome = await CatalogueSync(client: client, files: files, now: now).run(
+      holdings: held, full: full)
+    switch outcome.run.cause {
+    case nil: network.markOnline()
+    case .unavailable?, .rateLimited?:
+      network.markOffline(outcome.run.note ?? "the server is unavailable", at: now())
+    default: break
+    }
+    if outcome.run.result != .failed {
+      local.reload()
+      if !outcome.held.isEmpty || !outcome.missing.isEmpty {
+        do {
+          try await favorites.applyRefreshAsync(
+            books: outcome.held, missingIDs: outcome.missing, at: now())
+        } catch {
+          record(url: "favourites", origin: .cache, error: error.description)
+        }
+      }
+    }
+    record(
+      url: "sync: \(outcome.run.added) new, \(outcome.run.updated) updated",
+      origin: .local, error: outcome.run.note,
+      duration: .milliseconds(Int64(outcome.run.seconds * 1000)))
+    return outcome.run
+  }
+}
+
+extension CatalogService {
+  /// Keeps what the server sent in normal use for the local catalogue: the books go to the
+  /// pending list the next sync merges (and a local detail reads at once). Best effort: a
+  /// running sync or a file that cannot be written skips it (the request log says so).
+  func upsertSeen(_ books: [Book]) {
+    guard let files = local?.files, !books.isEmpty else { return }
+    do {
+      try files.upsertSeen(books.map(\.rawJSON))
+    } catch {
+      record(url: "local catalogue", origin: .local, error: error.description)
+    }
+  }
+
+  /// A book from the local catalogue when it answers first: a copy seen since the last sync,
+  /// else the catalogue's; when it has no summary and the server can be asked, the server's
+  /// (once: it is kept). Nil when the local catalogue lacks the book (the server is asked).
+  func localFirstBook(id: Int) async -> (book: Book, source: PageSource)? {
+    guard let local else { return nil }
+    let found: Book
+    if let seen = local.files?.seenBook(id: id), let book = try? Book.decode(from: seen) {
+      // The server's own copy since the last sync: asked once already, summary or not.
+      return (book, .local(name: local.name))
+    } else {
+      guard let client = try? local.client(), let book = try? await client.book(id: id) else {
+        return nil
+      }
+      found = book
+    }
+    if found.summaries?.isEmpty ?? true, network.current != .simulatedOffline,
+      let fresh = try? await client.book(id: id)
+    {
+      network.markOnline()
+      upsertSeen([fresh])
+      return (fresh, .network)
+    }
+    return (found, .local(name: local.name))
+  }
+}

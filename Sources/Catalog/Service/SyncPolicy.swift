@@ -1,0 +1,27 @@
+import Foundation
+
+/// When the local catalogue answers first and when the browser syncs it.
+public struct SyncPolicy: Sendable, Hashable {
+  /// The default freshness window: a week.
+  public static let defaultMaxAge: TimeInterval = 7 * 24 * 3600
+  /// The default background sync interval: a day.
+  public static let defaultInterval: TimeInterval = 24 * 3600
+
+  /// Answer from the local catalogue with no request while the last good sync is younger than
+  /// this; nil never answers first (`--source server`).
+  public var maxAge: TimeInterval?
+  /// The browser syncs in the background when the last sync is older than this.
+  public var interval: TimeInterval
+  /// Whether the browser may sync by itself (not with `--offline` or `--source local`).
+  public var backgroundSync: Bool
+
+  /// A policy; the defaults are a week's freshness and a daily sync.
+  public init(
+    maxAge: TimeInterval? = SyncPolicy.defaultMaxAge,
+    interval: TimeInterval = SyncPolicy.defaultInterval, backgroundSync: Bool = true
+  ) {
+    self.maxAge = maxAge
+    self.interval = interval
+    self.backgroundSync = backgroundSync
+  }
+}

@@ -1,0 +1,281 @@
+import Foundation
+import Gutendex
+import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Brings the local catalogue up to date from a Gutendex server, politely and atomically.
+///
+/// New books: `/books/?sort=descending` (the server's newest first) page by page until a whole
+/// page holds only books the catalogue already has. Held books (favourites, library): `ids=`
+/// batches of 32. One request at a time; the client honours `Retry-After`, and a 429 that
+/// remains ends the sync early. Every page's books are appended to `pending.jsonl` and the next
+/// link to `cursor` as they arrive, so a sync killed at any point is resumed by the
+/// next without fetching again; the new index is written beside the old one and takes effect
+/// only when `state.json` is renamed over, so the previous catalogue answers until then.
+public struct CatalogueSync: Sendable {
+  /// What a sync did, for the caller to show and to apply to its own stores.
+  public struct Outcome: Sendable {
+    /// The run, as logged.
+    public var run: SyncRun
+    /// The held books the server returned, as it sent them.
+    public var held: [Book]
+    /// Held ids the server no longer has.
+    public var missing: [Int]
+  }
+
+  /// The server's client (its retry policy and observer are kept; requests are counted).
+  public var client: GutendexClient
+  /// The data directory's catalogue files.
+  public var files: LocalCatalogueFiles
+  var now: @Sendable () -> Date
+
+  /// A sync of `files` from `client`'s server.
+  public init(
+    client: GutendexClient, files: LocalCatalogueFiles,
+    now: @escaping @Sendable () -> Date = { Date() }
+  ) {
+    self.client = client
+    self.files = files
+    self.now = now
+  }
+
+  /// How many requests a full refresh would make: every page of the catalogue as it is known
+  /// here, plus the holdings' batches (a server with more books takes a few more).
+  public func fullRequestEstimate(holdings: Int) throws -> Int {
+    let books = try files.openEngine().bookCount
+    return BookQuery.pageCount(forResults: books) + batches(holdings)
+  }
+
+  private func batches(_ count: Int) -> Int {
+    (count + BookQuery.pageSize - 1) / BookQuery.pageSize
+  }
+
+  /// Runs one sync; never throws: a failure is a run whose result says so (and is logged).
+  public func run(holdings: [Int], full: Bool = false) async -> Outcome {
+    let started = now()
+    // Durations come from the same clock as the dates (`now`), so a test's fixed clock gives
+    // fixed figures; a wall clock stepping back reads as 0.
+    let now = self.now
+    func elapsed() -> Double { max(0, now().timeIntervalSince(started)) }
+    let counter = Atomic<Int>(0)
+    var client = self.client
+    let previous = client.observer
+    client.observer = { event in
+      counter.add(1, ordering: .relaxed)
+      previous?(event)
+    }
+    var run = SyncRun(
+      started: started, seconds: 0, added: 0, updated: 0, requests: 0, result: .failed, full: full)
+    var held: [Book] = []
+    var missing: [Int] = []
+    func finish(_ state: SyncState?) -> Outcome {
+      run.seconds = elapsed()
+      run.requests = counter.load(ordering: .relaxed)
+      if var state {
+        state.record(run)
+        do {
+          try files.write(state)
+        } catch {
+          run.note = [run.note, "the sync log could not be written: \(error)"]
+            .compactMap { $0 }.joined(separator: "; ")
+        }
+      }
+      return Outcome(run: run, held: held, missing: missing)
+    }
+
+    do {
+      try files.createDirectory()
+    } catch {
+      run.note = error.description
+      run.cause = .files
+      return finish(nil)
+    }
+    let lock: SyncLock
+    do {
+      lock = try SyncLock(files.lockURL)
+    } catch {
+      run.note = error.description
+      run.cause = error.description.hasPrefix("another sync") ? .busy : .files
+      return finish(nil)
+    }
+    defer { lock.release() }
+
+    var state: SyncState
+    let base: GutendexEngine
+    do {
+      base = try files.openEngine()
+      state =
+        try files.readState()
+        ?? SyncState(snapshotDate: EmbeddedCatalogue.snapshotDate, bookCount: base.bookCount)
+    } catch {
+      run.note = "cannot open the local catalogue: \(error)"
+      run.cause = .files
+      return finish(nil)
+    }
+    files.removeStaleIndexes(keeping: state.indexFile)
+
+    let known = Set(base.bookIDs)
+    let pending = files.readPending()
+    var pendingIDs = Set(pending.compactMap { try? Book.decode(from: $0).id })
+    let resume = files.readCursor()
+    var stop: GutendexError?
+
+    // Walks from `first`, journaling each page, until a page of known books or the end. A
+    // walk resumed from a saved link stops only at a known page whose ids are all at most its
+    // watermark (the highest id known when that walk began): books that arrived since shift
+    // the server's pages, so the saved page may now hold books fetched before, not old ones.
+    // The cursor holds where this walk would go on, then `rest`: the points where earlier walks
+    // were interrupted (newest first), so an interrupted resume loses none of them.
+    let watermark = max(known.max() ?? 0, pendingIDs.max() ?? 0)
+    func walk(
+      _ first: Endpoint<BookPage>, mode: String, below limit: Int?, rest: [String]
+    ) async throws {
+      var endpoint = first
+      while true {
+        let page = try await client.send(endpoint)
+        let allKnown = page.results.allSatisfy {
+          (known.contains($0.id) || pendingIDs.contains($0.id)) && $0.id <= (limit ?? .max)
+        }
+        try files.appendPending(page.results.map(\.rawJSON), durable: false)
+        pendingIDs.formUnion(page.results.map(\.id))
+        let untilKnown = mode == "new"
+        let done = page.next == nil || (untilKnown && allKnown) || page.results.isEmpty
+        let own = done ? [] : [page.next.map { "\(limit ?? watermark) \($0)" }].compactMap { $0 }
+        let links = own + rest
+        try files.writeCursor(links.isEmpty ? nil : ([mode] + links).joined(separator: "\n"))
+        guard !done, let next = page.next else { return }
+        endpoint = .link(next)
+      }
+    }
+
+    do {
+      let resumeParts = resume?.split(separator: "\n").map(String.init) ?? []
+      // Each saved point: "<watermark> <link>".
+      let saved: [(limit: Int, link: String)] = resumeParts.dropFirst().compactMap { line in
+        let parts = line.split(separator: " ", maxSplits: 1).map(String.init)
+        guard parts.count == 2, let limit = Int(parts[0]) else { return nil }
+        return (limit, parts[1])
+      }
+      if full {
+        let first = resumeParts.first == "full" ? saved.first : nil
+        try await walk(
+          first.map { .link($0.link) } ?? .books(BookQuery(sort: .descending)), mode: "full",
+          below: first?.limit, rest: [])
+      } else {
+        let earlier = resumeParts.first == "new" ? saved : []
+        let lines = earlier.map { "\($0.limit) \($0.link)" }
+        try await walk(
+          .books(BookQuery(sort: .descending)), mode: "new", below: nil, rest: lines)
+        // Earlier walks stopped part-way: go on from where each stopped, newest first.
+        for (index, point) in earlier.enumerated() {
+          try await walk(
+            .link(point.link), mode: "new", below: point.limit,
+            rest: Array(lines.dropFirst(index + 1)))
+        }
+      }
+      try files.writeCursor(nil)
+      let ids = holdingsToRefresh(holdings)
+      var start = 0
+      while start < ids.count {
+        let batch = Array(ids[start..<min(start + BookQuery.pageSize, ids.count)])
+        start += batch.count
+        let page = try await client.send(.books(BookQuery(ids: batch)))
+        let answered = page.results.filter { batch.contains($0.id) }
+        try files.appendPending(answered.map(\.rawJSON), durable: false)
+        held += answered
+        let returned = Set(answered.map(\.id))
+        missing += batch.filter { !returned.contains($0) }
+      }
+    } catch let error as GutendexError {
+      stop = error
+    } catch let error as SyncFileError {
+      run.note = error.description
+      run.cause = .files
+      return finish(state)
+    } catch {
+      run.note = "\(error)"
+      run.cause = .files
+      return finish(state)
+    }
+    run.cause = Self.cause(of: stop)
+
+    if case .cancelled = stop {
+      // Ctrl-C: what arrived stays pending for the next sync; nothing slow happens now.
+      run.result = .partial
+      run.note = "stopped by Ctrl-C; the next sync resumes where this one stopped"
+      return finish(state)
+    }
+    let books = files.readPending()
+    if books.isEmpty, stop != nil {
+      run.note = Self.note(for: stop)
+      return finish(state)
+    }
+    let changes = base.changes(upserting: books)
+    if stop == nil, changes.added.isEmpty, changes.updated.isEmpty {
+      // Nothing changed: the index stands; only the state (the run, the marks) is written.
+      state.missingIDs = missing.sorted()
+      run.result = .ok
+      let outcome = finish(state)
+      files.clearPending()
+      return outcome
+    }
+    do {
+      let merge = try base.mergedIndex(upserting: books)
+      run.added = merge.added.count
+      run.updated = merge.updated.count
+      var synced = files.readSyncedIDs()
+      synced.formUnion(merge.added + merge.updated)
+      // Written first: ids that are ahead of the state only make the next count right sooner.
+      try files.writeSyncedIDs(synced)
+      state.syncedBooks = synced.count
+      if stop == nil {
+        state.missingIDs = missing.sorted()
+        run.result = .ok
+      } else {
+        run.result = .partial
+        run.note = Self.note(for: stop)
+      }
+      run.seconds = elapsed()
+      run.requests = counter.load(ordering: .relaxed)
+      var committed = state
+      committed.record(run)
+      try files.commit(index: merge.index, state: committed)
+      files.clearPending(keepingCursor: stop != nil)
+      return Outcome(run: run, held: held, missing: missing)
+    } catch {
+      run.result = .failed
+      run.note = "cannot write the local catalogue: \(error)"
+      run.cause = .files
+      return finish(state)
+    }
+  }
+
+  /// The held ids worth asking for, ascending and distinct.
+  private func holdingsToRefresh(_ holdings: [Int]) -> [Int] {
+    Array(Set(holdings.filter { $0 > 0 })).sorted()
+  }
+
+  static func cause(of error: GutendexError?) -> SyncRun.Cause? {
+    switch error {
+    case nil: nil
+    case .cancelled?: .cancelled
+    case .rateLimited?: .rateLimited
+    case .badData?, .bodyTooLarge?: .badData
+    default: .unavailable
+    }
+  }
+
+  /// Why a sync stopped early, and that it resumes.
+  static func note(for error: GutendexError?) -> String? {
+    guard let error else { return nil }
+    if case .rateLimited = error {
+      return "the server asked to slow down (429); the next sync resumes where this one stopped"
+    }
+    return "\(error.description); the next sync resumes where this one stopped"
+  }
+}

@@ -1,0 +1,209 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The local catalogue's files in the data directory (`<data>/catalogue/`).
+///
+/// `state.json` names the current index file (`local-<token>.gdxindex`: the embedded books
+/// with the synced ones upserted); both are replaced atomically, the state last, so the state's
+/// rename is the one moment a sync takes effect and any crash before it leaves the previous
+/// catalogue answering. `pending.jsonl` holds the books a sync fetched but has not merged yet
+/// and `cursor` the page it would fetch next, so an interrupted sync resumes where it stopped.
+public struct LocalCatalogueFiles: Sendable {
+  /// `<data>/catalogue`.
+  public let directory: URL
+
+  /// The files under `dataDirectory`.
+  public init(dataDirectory: URL) {
+    directory = dataDirectory.appendingPathComponent("catalogue", isDirectory: true)
+  }
+
+  var stateURL: URL { directory.appendingPathComponent("state.json") }
+  var pendingURL: URL { directory.appendingPathComponent("pending.jsonl") }
+  var cursorURL: URL { directory.appendingPathComponent("cursor") }
+  var lockURL: URL { directory.appendingPathComponent("sync.lock") }
+  var syncedIDsURL: URL { directory.appendingPathComponent("synced-ids.json") }
+
+  /// The ids of books whose record came from the server.
+  func readSyncedIDs() -> Set<Int> {
+    guard let data = try? Data(contentsOf: syncedIDsURL),
+      let ids = try? JSONDecoder().decode([Int].self, from: data)
+    else { return [] }
+    return Set(ids)
+  }
+
+  func writeSyncedIDs(_ ids: Set<Int>) throws(SyncFileError) {
+    let data = (try? JSONEncoder().encode(ids.sorted())) ?? Data("[]".utf8)
+    try AtomicFile.write(data, to: syncedIDsURL)
+  }
+
+  /// The recorded state, nil when no sync ever ran here.
+  public func readState() throws(SyncFileError) -> SyncState? {
+    let data: Data
+    do {
+      data = try Data(contentsOf: stateURL)
+    } catch {
+      if !FileManager.default.fileExists(atPath: stateURL.path) { return nil }
+      throw SyncFileError(
+        description: "cannot read \(stateURL.path): \(error.localizedDescription)")
+    }
+    do {
+      return try SyncState.decoder.decode(SyncState.self, from: data)
+    } catch {
+      throw SyncFileError(description: "\(stateURL.path) is damaged (not a sync state)")
+    }
+  }
+
+  /// The synced index file named by `state`, nil when there is none yet.
+  public func indexURL(_ state: SyncState?) -> URL? {
+    state?.indexFile.map { directory.appendingPathComponent($0) }
+  }
+
+  /// An engine over the local catalogue: the synced index when a sync wrote one, else the
+  /// embedded snapshot. A synced index that cannot be read throws (it is never silently
+  /// replaced by older data).
+  public func openEngine() throws -> GutendexEngine {
+    guard let url = indexURL(try readState()) else { return try EmbeddedCatalogue.load() }
+    do {
+      return try CatalogueSnapshot.engine(mapping: url.path)
+    } catch {
+      // A sync committed between reading the state and mapping its index: read it once more.
+      guard let again = indexURL(try readState()), again != url else { throw error }
+      return try CatalogueSnapshot.engine(mapping: again.path)
+    }
+  }
+
+  func createDirectory() throws(SyncFileError) {
+    do {
+      try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    } catch {
+      throw SyncFileError(
+        description: "cannot create \(directory.path): \(error.localizedDescription)")
+    }
+  }
+
+  /// Writes `state` alone (a run logged, the index unchanged).
+  func write(_ state: SyncState) throws(SyncFileError) {
+    let data: Data
+    do {
+      data = try SyncState.encoder.encode(state)
+    } catch {
+      throw SyncFileError(description: "cannot encode the sync state: \(error)")
+    }
+    try AtomicFile.write(data, to: stateURL)
+  }
+
+  /// Writes `index` under a new name, then the state naming it (the moment the new catalogue
+  /// takes effect), then removes index files no state names.
+  func commit(index: Data, state: SyncState) throws(SyncFileError) {
+    var state = state
+    let name = "local-\(UInt64(Date().timeIntervalSince1970 * 1000))-\(getpid()).gdxindex"
+    try AtomicFile.write(index, to: directory.appendingPathComponent(name))
+    state.indexFile = name
+    try write(state)
+    removeStaleIndexes(keeping: name)
+  }
+
+  /// Deletes index files other than `name` (left by a sync killed before its state was written,
+  /// or replaced by a newer one; a process that mapped one keeps reading it until it unmaps).
+  func removeStaleIndexes(keeping name: String?) {
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+    for file in names where file.hasPrefix("local-") && file.hasSuffix(".gdxindex") && file != name
+    {
+      unlink(directory.appendingPathComponent(file).path)
+    }
+  }
+
+  // MARK: - Pending books and the cursor of an unfinished sync
+
+  /// Appends books (one JSON object per line) and syncs the file, so they survive a crash.
+  func appendPending(_ books: [Data], durable: Bool = true) throws(SyncFileError) {
+    guard !books.isEmpty else { return }
+    var bytes = Data()
+    for book in books {
+      // A line break inside a book would split it; the server's compact JSON has none.
+      bytes.append(Data(book.filter { $0 != 0x0A && $0 != 0x0D }))
+      bytes.append(0x0A)
+    }
+    let descriptor = open(pendingURL.path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+    guard descriptor >= 0 else { throw .system("cannot open \(pendingURL.path)", errno) }
+    defer { close(descriptor) }
+    // A line cut short by a crash or a full disk is cut off, so the next line starts clean.
+    let size = Self.wholeLinesSize(descriptor)
+    if size < lseek(descriptor, 0, SEEK_END) { _ = ftruncate(descriptor, size) }
+    let wrote = bytes.withUnsafeBytes {
+      AtomicFile.systemWrite(descriptor, $0.baseAddress, $0.count)
+    }
+    guard wrote == bytes.count else {
+      let code = wrote < 0 ? errno : ENOSPC
+      _ = ftruncate(descriptor, size)
+      throw .system("cannot write \(pendingURL.path)", code)
+    }
+    guard !durable || fsync(descriptor) == 0 else {
+      throw .system("cannot sync \(pendingURL.path)", errno)
+    }
+  }
+
+  /// The length of the file up to and including its last line break.
+  private static func wholeLinesSize(_ descriptor: Int32) -> off_t {
+    var end = lseek(descriptor, 0, SEEK_END)
+    var byte: UInt8 = 0
+    while end > 0 {
+      guard pread(descriptor, &byte, 1, end - 1) == 1 else { return 0 }
+      if byte == 0x0A { return end }
+      end -= 1
+    }
+    return 0
+  }
+
+  /// Keeps books the server sent in normal use for the next sync to merge. Skipped (no error)
+  /// while a sync runs, since it is about to replace the pending list.
+  public func upsertSeen(_ books: [Data]) throws(SyncFileError) {
+    try createDirectory()
+    guard let lock = try? SyncLock(lockURL) else { return }
+    defer { lock.release() }
+    try appendPending(books, durable: false)
+  }
+
+  /// The newest copy of book `id` among the books seen since the last sync, if any.
+  public func seenBook(id: Int) -> Data? {
+    let key = Data("{\"id\":\(id),".utf8)
+    return readPending().last { $0.starts(with: key) }
+  }
+
+  /// The pending books, whole lines only (a line cut by a crash is dropped).
+  func readPending() -> [Data] {
+    guard let data = try? Data(contentsOf: pendingURL) else { return [] }
+    var lines: [Data] = []
+    var start = data.startIndex
+    while let end = data[start...].firstIndex(of: 0x0A) {
+      if end > start { lines.append(data[start..<end]) }
+      start = data.index(after: end)
+    }
+    return lines
+  }
+
+  /// The `next` link an unfinished walk would fetch, nil when none was left.
+  func readCursor() -> String? {
+    guard let data = try? Data(contentsOf: cursorURL) else { return nil }
+    let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    return text.isEmpty ? nil : text
+  }
+
+  /// Not synced to disk: a cursor or pending books lost to a power cut only cost requests (the
+  /// walk goes on until a wholly known page, so it refetches what was lost).
+  func writeCursor(_ next: String?) throws(SyncFileError) {
+    try AtomicFile.write(Data((next ?? "").utf8), to: cursorURL, durable: false)
+  }
+
+  /// Forgets the pending books and the cursor, once they are merged into a committed index.
+  func clearPending(keepingCursor: Bool = false) {
+    unlink(pendingURL.path)
+    if !keepingCursor { unlink(cursorURL.path) }
+    AtomicFile.syncDirectory(directory)
+  }
+}

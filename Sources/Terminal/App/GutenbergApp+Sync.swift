@@ -1,0 +1,150 @@
+import Catalog
+import Foundation
+import GutendexEngine
+
+extension GutenbergApp {
+  /// The local-first and background-sync policy from the options and the environment.
+  static func syncPolicy(_ options: AppOptions, source: AppOptions.Source) throws(AppStartError)
+    -> SyncPolicy
+  {
+    let environment = options.environment
+    func seconds(_ given: Double?, _ variable: String, _ flag: String) throws(AppStartError)
+      -> Double?
+    {
+      if let given { return given }
+      guard let text = environment[variable], !text.isEmpty else { return nil }
+      guard let value = SyncText.duration(text) else {
+        throw AppStartError(
+          message: "\(variable): '\(Sanitizer.sanitize(text))' is not a duration like \(flag)",
+          status: .usage)
+      }
+      return value
+    }
+    let maxAge = try seconds(options.maxAge, "GUTENBERG_MAX_AGE", "7d") ?? SyncPolicy.defaultMaxAge
+    let interval =
+      try seconds(options.syncInterval, "GUTENBERG_SYNC_INTERVAL", "24h")
+      ?? SyncPolicy.defaultInterval
+    return SyncPolicy(
+      maxAge: source == .auto ? maxAge : nil, interval: interval,
+      backgroundSync: !options.offline && (source == .auto || source == .server))
+  }
+
+  /// Starts a sync off the prompt's path when the last one is older than the interval; it
+  /// says how it went in one line when done. Only on a terminal, or when the interval is set
+  /// explicitly (`GUTENBERG_SYNC_INTERVAL`), so scripts piping commands are never surprised by
+  /// requests and lines of their own; `--offline` and `--source local` never sync.
+  func startBackgroundSync(interactive: Bool) -> Task<Void, Never>? {
+    let configured =
+      options.syncInterval != nil || options.environment["GUTENBERG_SYNC_INTERVAL"] != nil
+    guard interactive || configured, service.backgroundSyncIsDue() else { return nil }
+    let service = self.service
+    let output = self.output
+    return Task.detached(priority: .utility) {
+      do throws(CatalogError) {
+        let run = try await service.syncCatalogue()
+        // Cancelled at quit: the next start resumes it; nothing to say.
+        guard run.cause != .cancelled else { return }
+        output.print(InteractiveSession.syncLine(run, background: true))
+      } catch {
+        if case .cancelled = error { return }
+        output.print("Background sync failed: \(Sanitizer.sanitize(error.description))")
+      }
+    }
+  }
+
+  /// `gutenberg sync`: brings the local catalogue up to date and prints one line (or JSON).
+  public func sync(full: Bool, format: ListFormat) async -> ExitStatus {
+    if full {
+      do {
+        let requests = try await service.fullSyncEstimate()
+        output.printError(
+          "Full refresh: about \(TextFormat.plural(requests, "request")), one at a time")
+      } catch {
+        return fail(error)
+      }
+    }
+    let service = self.service
+    let task = Task { () -> Result<SyncRun, CatalogError> in
+      do throws(CatalogError) {
+        return .success(try await service.syncCatalogue(full: full))
+      } catch {
+        return .failure(error)
+      }
+    }
+    // Ctrl-C cancels the request in flight; what arrived is kept for the next sync.
+    let interrupts = InterruptHandler { _ in }
+    interrupts.begin { task.cancel() }
+    let signalSource = interrupts.install()
+    defer { interrupts.uninstall(signalSource) }
+    let run: SyncRun
+    switch await task.value {
+    case .success(let value): run = value
+    case .failure(let error): return fail(error)
+    }
+    switch format {
+    case .json:
+      var object = SyncText.object(run)
+      let state = try? service.syncState()
+      object["books"] = state?.bookCount ?? NSNull()
+      object["synced_books"] = state?.syncedBooks ?? NSNull()
+      output.print(Self.json(object))
+    case .automatic:
+      if run.result == .failed {
+        output.printError("error: sync failed: \(Sanitizer.sanitize(run.note ?? "unknown"))")
+      } else {
+        output.print(SyncText.summary(run))
+        if let note = run.note { output.printError("note: \(Sanitizer.sanitize(note))") }
+      }
+    }
+    return Self.status(of: run)
+  }
+
+  /// The exit status of a sync: 0 when it went well, else by what stopped it.
+  static func status(of run: SyncRun) -> ExitStatus {
+    switch run.cause {
+    case nil: run.result == .ok ? .ok : .failure
+    case .cancelled?: .interrupted
+    case .unavailable?, .rateLimited?: .unavailable
+    case .badData?: .dataError
+    case .files?, .busy?: .failure
+    }
+  }
+
+  /// The `catalogue` object of `status --json`.
+  static func syncObject(_ sync: SyncStatus) -> [String: Any] {
+    [
+      "snapshot": sync.snapshotDate, "snapshot_books": sync.snapshotBooks,
+      "synced_books": sync.syncedBooks,
+      "as_of": sync.lastSuccess.map(iso8601) ?? NSNull(),
+      "local_first": sync.localFirst,
+      "fresh_until": sync.freshUntil.map(iso8601) ?? NSNull(),
+      "next_sync_due": sync.nextSyncDue.map(iso8601) ?? NSNull(),
+      "last_sync": sync.lastRun.map(SyncText.object) ?? NSNull(),
+      "problem": sync.problem.map { Sanitizer.sanitize($0) } ?? NSNull(),
+    ]
+  }
+
+  /// `gutenberg sync --log`: the last 20 syncs, oldest first.
+  public func syncLog(format: ListFormat) async -> ExitStatus {
+    let state: SyncState?
+    do {
+      state = try service.syncState()
+    } catch {
+      return fail(error)
+    }
+    let runs = state?.runs ?? []
+    switch format {
+    case .json:
+      let objects = runs.map(SyncText.object)
+      let data =
+        (try? JSONSerialization.data(
+          withJSONObject: objects, options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]))
+        ?? Data("[]".utf8)
+      output.print(String(decoding: data, as: UTF8.self))
+    case .automatic:
+      if runs.isEmpty { output.printError("No sync yet: `gutenberg sync` makes the first.") }
+      for run in runs { output.print(SyncText.logLine(run, timeZone: .current)) }
+    }
+    return .ok
+  }
+}

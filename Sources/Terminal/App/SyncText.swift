@@ -1,0 +1,62 @@
+import Catalog
+import Foundation
+import GutendexEngine
+
+/// How syncs read on a terminal and in JSON, and how `--max-age 7d` is spelled.
+public enum SyncText {
+  /// `12 new books, 3 updated, 2 requests, 0.8 s`.
+  public static func summary(_ run: SyncRun) -> String {
+    "\(TextFormat.plural(run.added, "new book")), \(TextFormat.grouped(run.updated)) updated, "
+      + "\(TextFormat.plural(run.requests, "request")), \(seconds(run.seconds))"
+  }
+
+  /// `0.8 s`, `12 s`.
+  static func seconds(_ value: Double) -> String {
+    value < 10 ? String(format: "%.1f s", value) : "\(Int(value.rounded())) s"
+  }
+
+  /// One line of `sync --log`: when, result, figures, and the note when there is one.
+  static func logLine(_ run: SyncRun, timeZone: TimeZone) -> String {
+    let when =
+      "\(TextFormat.date(run.started, timeZone: timeZone)) "
+      + TextFormat.time(run.started, timeZone: timeZone)
+    var line = "\(when)  \(run.result.rawValue)\(run.full ? " (full)" : "")  \(summary(run))"
+    if let note = run.note { line += "  (\(Sanitizer.sanitize(note)))" }
+    return line
+  }
+
+  /// A run as a JSON object (the keys `sync --json` and `status --json` share).
+  static func object(_ run: SyncRun) -> [String: Any] {
+    [
+      "started": run.started.formatted(.iso8601), "seconds": (run.seconds * 1000).rounded() / 1000,
+      "added": run.added, "updated": run.updated, "requests": run.requests,
+      "result": run.result.rawValue, "full": run.full,
+      "note": run.note.map { Sanitizer.sanitize($0) as Any } ?? NSNull(),
+    ]
+  }
+
+  /// A span ahead: `under a minute`, `5 min`, `23 h`, `2 days`.
+  static func span(_ seconds: TimeInterval) -> String {
+    guard seconds.isFinite, seconds >= 60 else { return "under a minute" }
+    let minutes = Int(seconds / 60)
+    if minutes < 60 { return "\(minutes) min" }
+    let hours = minutes / 60
+    if hours < 24 { return "\(hours) h" }
+    let days = hours / 24
+    return days == 1 ? "1 day" : "\(TextFormat.grouped(days)) days"
+  }
+
+  /// Seconds from `90`, `45s`, `30m`, `12h` or `7d`; nil when it is none of those or not
+  /// positive.
+  public static func duration(_ text: String) -> Double? {
+    let units: [Character: Double] = ["s": 1, "m": 60, "h": 3600, "d": 86400]
+    var number = Substring(text.trimmingCharacters(in: .whitespaces))
+    var unit = 1.0
+    if let last = number.last, let scale = units[last] {
+      unit = scale
+      number = number.dropLast()
+    }
+    guard let value = Double(number), value.isFinite, value >= 0 else { return nil }
+    return value * unit
+  }
+}

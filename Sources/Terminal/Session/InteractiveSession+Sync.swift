@@ -1,0 +1,29 @@
+import Catalog
+import Foundation
+import GutendexEngine
+
+extension InteractiveSession {
+  /// `sync` at the prompt: brings the local catalogue up to date and says how in one line.
+  func syncNow() async {
+    do {
+      let run = try await service.syncCatalogue()
+      output.print(Self.syncLine(run, background: false))
+    } catch {
+      output.print(errorLine(error.description))
+    }
+  }
+
+  /// `Synced: 12 new books, 3 updated, 2 requests, 0.8 s`, or why it stopped.
+  nonisolated static func syncLine(_ run: SyncRun, background: Bool) -> String {
+    let what = background ? "Background sync" : "Synced"
+    switch run.result {
+    case .ok:
+      return "\(what): \(SyncText.summary(run))"
+    case .partial:
+      return
+        "\(what) stopped early: \(SyncText.summary(run)) (\(Sanitizer.sanitize(run.note ?? "")))"
+    case .failed:
+      return "\(what) failed: \(Sanitizer.sanitize(run.note ?? "unknown error"))"
+    }
+  }
+}
