@@ -9,7 +9,6 @@ let package = Package(
     .library(name: "GutendexEngine", targets: ["GutendexEngine"]),
     .library(name: "GutendexServer", targets: ["GutendexServer"]),
     .library(name: "Catalog", targets: ["Catalog"]),
-    .library(name: "Terminal", targets: ["Terminal"]),
     .executable(name: "gutenberg", targets: ["gutenberg"]),
     .executable(name: "gutendex-server", targets: ["gutendex-server"]),
     .executable(name: "gutenberg-bench", targets: ["gutenberg-bench"]),

@@ -1,9 +1,9 @@
 import Foundation
 
 /// The global options every command shares, already parsed.
-public struct AppOptions: Sendable {
+package struct AppOptions: Sendable {
   /// Where books come from.
-  public enum Source: String, Sendable, CaseIterable {
+  package enum Source: String, Sendable, CaseIterable {
     /// The local catalogue first while a sync is fresh (`--max-age`), else the server, then
     /// the page cache, then the local catalogue.
     case auto
@@ -16,30 +16,30 @@ public struct AppOptions: Sendable {
   }
 
   /// `--server`, else `GUTENDEX_URL`, else gutendex.com.
-  public var server: String?
+  package var server: String?
   /// `--data-dir`, else `GUTENBERG_DATA_DIR`, else the XDG data directory.
-  public var dataDirectory: String?
+  package var dataDirectory: String?
   /// `--offline`: behave as if there were no network (cache, then embedded catalogue).
-  public var offline: Bool
+  package var offline: Bool
   /// `--source`, else `GUTENBERG_SOURCE`.
-  public var source: Source?
+  package var source: Source?
   /// When to colour the output.
-  public var color: ColorPolicy.Mode
+  package var color: ColorPolicy.Mode
   /// Whether to log each request on standard error.
-  public var verbose: Bool
+  package var verbose: Bool
   /// `--timeout` in seconds, else `GUTENBERG_TIMEOUT`, else 15.
-  public var timeout: Double?
+  package var timeout: Double?
   /// `--max-age` in seconds: how long after a sync answers come from the local catalogue first
   /// (default 7 days).
-  public var maxAge: Double?
+  package var maxAge: Double?
   /// `--sync-interval` in seconds: how old the last sync may be before the browser syncs in
   /// the background (default 24 hours; `GUTENBERG_SYNC_INTERVAL`).
-  public var syncInterval: Double?
+  package var syncInterval: Double?
   /// The environment the options fall back on (`GUTENDEX_URL`, `NO_COLOR`, ...).
-  public var environment: [String: String]
+  package var environment: [String: String]
 
   /// Options as given on the command line; nil means "not given".
-  public init(
+  package init(
     server: String? = nil, dataDirectory: String? = nil, offline: Bool = false,
     source: Source? = nil, color: ColorPolicy.Mode = .auto, verbose: Bool = false,
     timeout: Double? = nil, maxAge: Double? = nil, syncInterval: Double? = nil,

@@ -3,14 +3,14 @@ import GutendexEngine
 
 extension CatalogueLanguages {
   /// A language word that is neither a catalogue code nor a language's name.
-  public struct UnknownLanguage: Error, Equatable {
+  package struct UnknownLanguage: Error, Equatable {
     /// The word as typed.
-    public let word: String
+    package let word: String
     /// The nearest codes, best first; empty when nothing is near.
-    public let closest: [String]
+    package let closest: [String]
 
     /// One line naming the word and the nearest codes with their names (or the commonest).
-    public var message: String {
+    package var message: String {
       func named(_ codes: [String]) -> String {
         codes.map { code in names[code].map { "\(code) (\($0.english))" } ?? code }
           .joined(separator: ", ")
@@ -24,14 +24,14 @@ extension CatalogueLanguages {
   }
 
   /// The words shell completion offers: the codes, then the one-word English names.
-  public static var completionWords: [String] {
+  package static var completionWords: [String] {
     codes + codes.compactMap { names[$0]?.english.lowercased() }.filter { !$0.contains(" ") }
   }
 
   /// The codes meant by `arguments`: each comma-separated item is a code, an English name or a
   /// language's own name (`fr`, `French`, `français`; case and accents do not matter); an item
   /// that is none of these is read as several words separated by spaces (`lang en fr`).
-  public static func codes(for arguments: [String]) throws(UnknownLanguage) -> [String] {
+  package static func codes(for arguments: [String]) throws(UnknownLanguage) -> [String] {
     var result: [String] = []
     let items = arguments.flatMap { $0.split(separator: ",") }.map {
       $0.trimmingCharacters(in: .whitespaces)

@@ -1,10 +1,10 @@
 import GutendexEngine
 
 /// "Did you mean" for a mistyped command name.
-public enum ClosestWord {
+package enum ClosestWord {
   /// The word of `candidates` nearest to `typed` (case ignored) within a small number of edits
   /// (1, or 2 from 7 letters on), the first listed on a tie; nil when none is that near.
-  public static func nearest(to typed: String, among candidates: [String]) -> String? {
+  package static func nearest(to typed: String, among candidates: [String]) -> String? {
     let word = Array(typed.lowercased())
     let limit = EditDistance.tolerance(forLength: max(word.count, 4))
     var best: (word: String, distance: Int)?

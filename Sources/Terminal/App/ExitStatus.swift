@@ -2,7 +2,7 @@ import Catalog
 import Gutendex
 
 /// The exit codes of `gutenberg` (sysexits.h where one fits).
-public enum ExitStatus: Int32, Sendable {
+package enum ExitStatus: Int32, Sendable {
   case ok = 0
   /// Anything not covered below.
   case failure = 1
@@ -17,7 +17,7 @@ public enum ExitStatus: Int32, Sendable {
 
   /// The exit code a failure maps to: one code per kind of failure, whichever command met it
   /// (a refused redirect is 69 in `show`, `list`, `get` and `read` alike).
-  public init(_ error: CatalogError) {
+  package init(_ error: CatalogError) {
     switch error {
     case .server(let error):
       self.init(error)

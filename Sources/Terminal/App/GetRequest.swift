@@ -1,21 +1,21 @@
 /// What `gutenberg get` was asked for.
-public struct GetRequest: Sendable, Hashable {
+package struct GetRequest: Sendable, Hashable {
   /// The books.
-  public var ids: [Int]
+  package var ids: [Int]
   /// `--format`: a name (`epub`, `txt`, ...) or a MIME type; nil picks by preference.
-  public var format: String?
+  package var format: String?
   /// `-o`: a file (one book) or a directory; nil means `GUTENBERG_DOWNLOAD_DIR` or the current
   /// directory.
-  public var output: String?
+  package var output: String?
   /// `--force`: replace an existing file.
-  public var force: Bool
+  package var force: Bool
   /// `--quiet`: no progress line and no notes.
-  public var quiet: Bool
+  package var quiet: Bool
   /// `--mirror`: fetch Project Gutenberg files from this mirror (else `GUTENBERG_MIRROR`).
-  public var mirror: String?
+  package var mirror: String?
 
   /// A request.
-  public init(
+  package init(
     ids: [Int], format: String? = nil, output: String? = nil, force: Bool = false,
     quiet: Bool = false, mirror: String? = nil
   ) {

@@ -6,14 +6,14 @@ import Gutendex
 /// result as aligned rows (terminal), tab-separated rows (pipe) or JSON (`--json`).
 extension GutenbergApp {
   /// How a listing is printed.
-  public enum ListFormat: Sendable {
+  package enum ListFormat: Sendable {
     /// Aligned rows on a terminal, tab-separated rows in a pipe.
     case automatic
     case json
   }
 
   /// `gutenberg list`: one page, or with `all` every page, streamed as it arrives.
-  public func list(query: BookQuery, all: Bool, format: ListFormat) async -> ExitStatus {
+  package func list(query: BookQuery, all: Bool, format: ListFormat) async -> ExitStatus {
     var pages = service.pages(query).makeAsyncIterator()
     let first: LoadedPage
     do {
@@ -73,7 +73,7 @@ extension GutenbergApp {
   }
 
   /// `gutenberg show ID`: one book with everything the server gives.
-  public func show(id: Int, format: ListFormat) async -> ExitStatus {
+  package func show(id: Int, format: ListFormat) async -> ExitStatus {
     let detail = BookDetailViewModel(service: service)
     let state = await SettledState.after(observe: detail.observe, load: \.load) {
       await detail.load(id: id)
@@ -99,7 +99,7 @@ extension GutenbergApp {
   }
 
   /// `gutenberg favorites list`.
-  public func favoritesList(order: FavoriteOrder, format: ListFormat) async -> ExitStatus {
+  package func favoritesList(order: FavoriteOrder, format: ListFormat) async -> ExitStatus {
     do {
       switch format {
       case .json:
@@ -114,7 +114,7 @@ extension GutenbergApp {
   }
 
   /// `gutenberg favorites add ID...`: fetched from the server (or a fallback) and saved.
-  public func favoritesAdd(ids: [Int]) async -> ExitStatus {
+  package func favoritesAdd(ids: [Int]) async -> ExitStatus {
     var status = ExitStatus.ok
     for id in ids {
       do {
@@ -129,7 +129,7 @@ extension GutenbergApp {
   }
 
   /// `gutenberg favorites remove ID...`.
-  public func favoritesRemove(ids: [Int]) async -> ExitStatus {
+  package func favoritesRemove(ids: [Int]) async -> ExitStatus {
     var status = ExitStatus.ok
     for id in ids {
       do {
@@ -146,7 +146,7 @@ extension GutenbergApp {
   }
 
   /// `gutenberg favorites export [-o FILE]`: the versioned JSON document, to stdout or a file.
-  public func favoritesExport(to path: String?) async -> ExitStatus {
+  package func favoritesExport(to path: String?) async -> ExitStatus {
     do {
       if let path {
         let file = URL(fileURLWithPath: path)
@@ -163,7 +163,7 @@ extension GutenbergApp {
   }
 
   /// `gutenberg favorites import FILE` (`-` reads standard input).
-  public func favoritesImport(from path: String) async -> ExitStatus {
+  package func favoritesImport(from path: String) async -> ExitStatus {
     let data: Data
     do {
       data = try await ImportSource.read(path)
@@ -183,7 +183,7 @@ extension GutenbergApp {
   }
 
   /// `gutenberg favorites refresh`: fresh snapshots from the server, 32 ids a request.
-  public func favoritesRefresh() async -> ExitStatus {
+  package func favoritesRefresh() async -> ExitStatus {
     do {
       let result = try await service.refreshFavorites()
       output.printError(
@@ -196,7 +196,7 @@ extension GutenbergApp {
   }
 
   /// `gutenberg cache info`.
-  public func cacheInfo(format: ListFormat) async -> ExitStatus {
+  package func cacheInfo(format: ListFormat) async -> ExitStatus {
     do {
       let info = try await service.cacheInfo()
       switch format {
@@ -217,7 +217,7 @@ extension GutenbergApp {
   }
 
   /// `gutenberg cache clear`.
-  public func cacheClear() async -> ExitStatus {
+  package func cacheClear() async -> ExitStatus {
     do {
       let entries = try await service.clearCache()
       output.printError("Cleared \(TextFormat.plural(entries, "cached page"))")
@@ -228,7 +228,7 @@ extension GutenbergApp {
   }
 
   /// `gutenberg status`: asks the server whether it answers, then shows the figures.
-  public func status(format: ListFormat) async -> ExitStatus {
+  package func status(format: ListFormat) async -> ExitStatus {
     let model = StatusViewModel(service: service)
     let settled = await SettledState.after(observe: model.observe, load: \.load) {
       await model.refresh(probe: true)

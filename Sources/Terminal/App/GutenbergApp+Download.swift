@@ -14,7 +14,7 @@ extension GutenbergApp {
   }
 
   /// `gutenberg get ID...`.
-  public func get(_ request: GetRequest) async -> ExitStatus {
+  package func get(_ request: GetRequest) async -> ExitStatus {
     var format: BookFormat?
     if let text = request.format {
       guard let parsed = BookFormat(argument: text) else {

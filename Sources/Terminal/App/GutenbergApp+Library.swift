@@ -4,7 +4,7 @@ import Foundation
 /// `gutenberg library`: the downloaded books.
 extension GutenbergApp {
   /// `gutenberg library [--json]`: aligned on a terminal, TSV in a pipe.
-  public func libraryList(format: ListFormat) async -> ExitStatus {
+  package func libraryList(format: ListFormat) async -> ExitStatus {
     let entries: [LibraryEntry]
     do {
       entries = try await service.downloads()
@@ -39,7 +39,7 @@ extension GutenbergApp {
   }
 
   /// `gutenberg library remove ID...`: deletes each book's files and rows.
-  public func libraryRemove(ids: [Int]) async -> ExitStatus {
+  package func libraryRemove(ids: [Int]) async -> ExitStatus {
     var status = ExitStatus.ok
     for id in ids {
       let removed: [LibraryEntry]

@@ -6,7 +6,7 @@ import Foundation
 extension GutenbergApp {
   /// `gutenberg read ID`: downloads the text when needed, then pages it (or prints it when
   /// standard output is not a terminal and `pager` is not set).
-  public func read(
+  package func read(
     id: Int, raw: Bool, pager: Bool, mirror mirrorText: String?, input: any LineSource
   ) async -> ExitStatus {
     let entry: LibraryEntry

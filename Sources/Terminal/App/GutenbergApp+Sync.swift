@@ -53,7 +53,7 @@ extension GutenbergApp {
   }
 
   /// `gutenberg sync`: brings the local catalogue up to date and prints one line (or JSON).
-  public func sync(full: Bool, format: ListFormat) async -> ExitStatus {
+  package func sync(full: Bool, format: ListFormat) async -> ExitStatus {
     if full {
       do {
         let requests = try await service.fullSyncEstimate()
@@ -125,7 +125,7 @@ extension GutenbergApp {
   }
 
   /// `gutenberg sync --log`: the last 20 syncs, oldest first.
-  public func syncLog(format: ListFormat) async -> ExitStatus {
+  package func syncLog(format: ListFormat) async -> ExitStatus {
     let state: SyncState?
     do {
       state = try service.syncState()

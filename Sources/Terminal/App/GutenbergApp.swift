@@ -8,15 +8,15 @@ import GutendexEngine
 /// The executable only parses options and calls one of these; each writes its result to
 /// ``output`` and returns the exit status, with failures as one clear line on standard error.
 @MainActor
-public final class GutenbergApp {
+package final class GutenbergApp {
   /// The catalogue every command goes through.
-  public let service: CatalogService
+  package let service: CatalogService
   /// Where results and errors are printed.
-  public let output: TerminalOutput
+  package let output: TerminalOutput
   let options: AppOptions
 
   /// Builds the service from the options: server, data directory, cache, embedded catalogue.
-  public init(options: AppOptions, output: TerminalOutput) async throws(AppStartError) {
+  package init(options: AppOptions, output: TerminalOutput) async throws(AppStartError) {
     self.options = options
     self.output = output
     let environment = options.environment
@@ -101,7 +101,7 @@ public final class GutenbergApp {
   }
 
   /// Closes the stores (after the last command): nothing is read or written after it.
-  public func close() async {
+  package func close() async {
     await service.close()
   }
 
@@ -119,7 +119,7 @@ public final class GutenbergApp {
   // MARK: - Interactive
 
   /// The interactive browser, reading commands from `input` until `q` or end of input.
-  public func browse(query: BookQuery, input: any LineSource) async -> ExitStatus {
+  package func browse(query: BookQuery, input: any LineSource) async -> ExitStatus {
     let session = InteractiveSession(service: service, output: output, query: query)
     session.bookActions = bookActions(input: input)
     session.suggest = Self.suggester
@@ -131,11 +131,11 @@ public final class GutenbergApp {
 }
 
 /// Why the app could not start: one line for standard error and an exit status.
-public struct AppStartError: Error, Sendable, CustomStringConvertible {
+package struct AppStartError: Error, Sendable, CustomStringConvertible {
   /// The one line printed after `error:`.
-  public var message: String
+  package var message: String
   /// The exit code to end with.
-  public var status: ExitStatus
+  package var status: ExitStatus
   /// The message, for printing.
-  public var description: String { message }
+  package var description: String { message }
 }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Where the interactive session and the pager read their commands from.
-public protocol LineSource: Sendable {
+package protocol LineSource: Sendable {
   /// Whether a person is typing (a prompt is shown) or a pipe/file is feeding lines.
   var isInteractive: Bool { get }
   /// The next line without its newline, or nil at end of input (Ctrl-D). Never blocks the
@@ -15,21 +15,21 @@ public protocol LineSource: Sendable {
 ///
 /// The stream is pull-based (one line is read only when one is asked for), so the browser and
 /// the pager can take turns on the same input without one reading ahead of the other.
-public struct StandardInput: LineSource {
+package struct StandardInput: LineSource {
   /// Whether standard input is a terminal (then a prompt is shown).
-  public let isInteractive: Bool
+  package let isInteractive: Bool
   /// Every line of standard input, one read per element asked for.
-  public let lines: AsyncStream<String>
+  package let lines: AsyncStream<String>
 
   /// Lines from this process's standard input.
-  public init() {
+  package init() {
     isInteractive = isatty(STDIN_FILENO) == 1
     let reader = LineReaderThread()
     lines = AsyncStream(unfolding: { await reader.next() })
   }
 
   /// The next line without its newline, nil at the end of input.
-  public func nextLine() async -> String? {
+  package func nextLine() async -> String? {
     // The session and the pager take turns (each awaits its line before asking again), so
     // iterators are used one after another, never at the same time.
     var iterator = lines.makeAsyncIterator()

@@ -3,22 +3,22 @@ import Foundation
 /// Drives an ``InteractiveSession``: prompt, read, run (cancellable with Ctrl-C, with a
 /// progress line after 200 ms on a terminal), draw, until `q` or end of input.
 @MainActor
-public final class SessionRunner {
+package final class SessionRunner {
   let session: InteractiveSession
   let output: TerminalOutput
   let input: any LineSource
   /// How long a command runs before the progress line appears.
-  public var progressDelay: Duration = .milliseconds(200)
+  package var progressDelay: Duration = .milliseconds(200)
 
   /// A runner feeding `input`'s lines to `session`.
-  public init(session: InteractiveSession, output: TerminalOutput, input: any LineSource) {
+  package init(session: InteractiveSession, output: TerminalOutput, input: any LineSource) {
     self.session = session
     self.output = output
     self.input = input
   }
 
   /// Reads and runs lines until `q` or the end of input; returns the exit status.
-  public func run() async -> ExitStatus {
+  package func run() async -> ExitStatus {
     let output = self.output
     let interactive = input.isInteractive
     let prompt = Self.prompt

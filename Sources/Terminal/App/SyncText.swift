@@ -3,9 +3,9 @@ import Foundation
 import GutendexEngine
 
 /// How syncs read on a terminal and in JSON, and how `--max-age 7d` is spelled.
-public enum SyncText {
+package enum SyncText {
   /// `12 new books, 3 updated, 2 requests, 0.8 s`.
-  public static func summary(_ run: SyncRun) -> String {
+  package static func summary(_ run: SyncRun) -> String {
     "\(TextFormat.plural(run.added, "new book")), \(TextFormat.grouped(run.updated)) updated, "
       + "\(TextFormat.plural(run.requests, "request")), \(seconds(run.seconds))"
   }
@@ -48,7 +48,7 @@ public enum SyncText {
 
   /// Seconds from `90`, `45s`, `30m`, `12h` or `7d`; nil when it is none of those or not
   /// positive.
-  public static func duration(_ text: String) -> Double? {
+  package static func duration(_ text: String) -> Double? {
     let units: [Character: Double] = ["s": 1, "m": 60, "h": 3600, "d": 86400]
     var number = Substring(text.trimmingCharacters(in: .whitespaces))
     var unit = 1.0

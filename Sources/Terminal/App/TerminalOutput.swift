@@ -4,22 +4,22 @@ import Synchronization
 /// Where the front writes: standard output for screens and results, standard error for
 /// diagnostics and the progress line. Writes go straight to the file descriptors (unbuffered),
 /// so a pipe sees each screen as soon as it is drawn.
-public final class TerminalOutput: Sendable {
+package final class TerminalOutput: Sendable {
   /// True when standard output is a terminal (aligned, maybe coloured) rather than a pipe.
-  public let isTerminal: Bool
+  package let isTerminal: Bool
   /// True when standard error is a terminal (the progress line is shown only there).
-  public let errorIsTerminal: Bool
+  package let errorIsTerminal: Bool
   /// Colour codes, when colour is on.
-  public let style: Style
+  package let style: Style
   /// The width to fit lines to, in terminal cells.
-  public let width: Int
+  package let width: Int
   private let writeOut: @Sendable (String) -> Void
   private let writeErr: @Sendable (String) -> Void
   private let progressShown = Mutex(false)
   private let progressHeld = Mutex(false)
 
   /// An output over these streams and terminal facts (injectable for tests).
-  public init(
+  package init(
     isTerminal: Bool, errorIsTerminal: Bool, style: Style, width: Int,
     writeOut: @escaping @Sendable (String) -> Void, writeErr: @escaping @Sendable (String) -> Void
   ) {
@@ -32,7 +32,7 @@ public final class TerminalOutput: Sendable {
   }
 
   /// The process's own standard output and error.
-  public static func standard(color: ColorPolicy.Mode) -> TerminalOutput {
+  package static func standard(color: ColorPolicy.Mode) -> TerminalOutput {
     let policy = ColorPolicy.current(mode: color)
     return TerminalOutput(
       isTerminal: isatty(STDOUT_FILENO) == 1, errorIsTerminal: isatty(STDERR_FILENO) == 1,
@@ -42,30 +42,30 @@ public final class TerminalOutput: Sendable {
   }
 
   /// Writes lines to standard output.
-  public func print(_ lines: [String]) {
+  package func print(_ lines: [String]) {
     clearProgress()
     guard !lines.isEmpty else { return }
     writeOut(lines.joined(separator: "\n") + "\n")
   }
 
   /// Writes one line to standard output.
-  public func print(_ line: String) {
+  package func print(_ line: String) {
     print([line])
   }
 
   /// Writes text to standard output without a newline (the prompt).
-  public func write(_ text: String) {
+  package func write(_ text: String) {
     writeOut(text)
   }
 
   /// Writes one line to standard error.
-  public func printError(_ line: String) {
+  package func printError(_ line: String) {
     clearProgress()
     writeErr(line + "\n")
   }
 
   /// Shows a transient progress line on standard error (only when it is a terminal).
-  public func showProgress(_ text: String) {
+  package func showProgress(_ text: String) {
     guard errorIsTerminal, !progressHeld.withLock({ $0 }) else { return }
     progressShown.withLock { $0 = true }
     writeErr("\r\u{1B}[K" + style.dim(text))
@@ -73,13 +73,13 @@ public final class TerminalOutput: Sendable {
 
   /// While `held`, no progress line is shown: a command that waits at its own prompt (the
   /// reader) is not busy, and a late "working…" would cover that prompt.
-  public func holdProgress(_ held: Bool) {
+  package func holdProgress(_ held: Bool) {
     progressHeld.withLock { $0 = held }
     if held { clearProgress() }
   }
 
   /// Erases the progress line, if one is shown.
-  public func clearProgress() {
+  package func clearProgress() {
     let shown = progressShown.withLock { shown -> Bool in
       defer { shown = false }
       return shown

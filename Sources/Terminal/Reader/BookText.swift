@@ -6,29 +6,29 @@ import Foundation
 ///
 /// The Project Gutenberg header (everything up to the `*** START OF ...` line) and licence
 /// footer (from the `*** END OF ...` line) are found once, so they can be folded away.
-public struct BookText: Sendable {
+package struct BookText: Sendable {
   let bytes: TextBytes
   let index: LineIndex
   /// The lines of the book itself, without the PG header and footer (all lines when there are
   /// no markers).
-  public let body: Range<Int>
+  package let body: Range<Int>
   /// The bytes of those lines, from the first one's start to the last one's end.
-  public let bodyBytes: Range<Int>
+  package let bodyBytes: Range<Int>
   /// Why the file is not text (NUL bytes, or mostly not UTF-8 at its start), or nil.
-  public let notText: String?
+  package let notText: String?
 
   /// How many lines there are in all.
-  public var lineCount: Int { index.lineCount }
+  package var lineCount: Int { index.lineCount }
   /// The first byte of the text (after a UTF-8 byte order mark) and its end.
-  public var allBytes: Range<Int> { index.origin..<bytes.count }
+  package var allBytes: Range<Int> { index.origin..<bytes.count }
 
   /// The text in `data` (copied).
-  public init(data: Data) {
+  package init(data: Data) {
     self.init(bytes: TextBytes(data: data))
   }
 
   /// The text of the file at `path`, mapped rather than read.
-  public init(contentsOfFile path: String) throws {
+  package init(contentsOfFile path: String) throws {
     self.init(bytes: try TextBytes(path: path))
   }
 
@@ -54,7 +54,7 @@ public struct BookText: Sendable {
   }
 
   /// Where line `number` (from 0, clamped to the text) starts.
-  public func offset(ofLine number: Int) -> Int {
+  package func offset(ofLine number: Int) -> Int {
     guard lineCount > 0 else { return index.origin }
     return index.start(ofLine: min(max(number, 0), lineCount - 1), in: bytes)
   }
@@ -93,7 +93,7 @@ public struct BookText: Sendable {
 
   /// Line `number` safe for a terminal: escapes and control characters removed by the
   /// ``Sanitizer``, tabs expanded, and the leading indentation (poetry, letters) kept.
-  public func line(_ number: Int) -> String {
+  package func line(_ number: Int) -> String {
     text(of: lineRange(number))
   }
 
@@ -120,7 +120,7 @@ public struct BookText: Sendable {
   }
 
   /// Lines folded before the body (the PG header).
-  public var foldedHeaderLines: Int { body.lowerBound }
+  package var foldedHeaderLines: Int { body.lowerBound }
   /// Lines folded after the body (the licence).
-  public var foldedFooterLines: Int { lineCount - body.upperBound }
+  package var foldedFooterLines: Int { lineCount - body.upperBound }
 }

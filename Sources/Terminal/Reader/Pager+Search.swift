@@ -3,7 +3,7 @@ import Foundation
 /// Search: forward from the page, wrapping around to the beginning, the match marked.
 extension Pager {
   /// What a search did.
-  public enum SearchOutcome: Sendable, Equatable {
+  package enum SearchOutcome: Sendable, Equatable {
     /// Found after the first row.
     case found
     /// Found only by going on from the beginning of the text.
@@ -14,7 +14,7 @@ extension Pager {
 
   /// Finds `word` (case- and accent-insensitive) after the first row, going on from the
   /// beginning when it is not found before the end, and moves to the row holding it.
-  public mutating func search(_ word: String) -> SearchOutcome {
+  package mutating func search(_ word: String) -> SearchOutcome {
     lastSearch = word
     let needle = word.trimmingCharacters(in: .whitespaces)
     guard !needle.isEmpty, !visible.isEmpty else { return .notFound }

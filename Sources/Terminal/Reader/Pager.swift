@@ -6,26 +6,26 @@ import Foundation
 /// The position is the byte offset of the first row shown, so it does not depend on the width:
 /// drawn at another width, the page starts with the row holding that offset, and the first word
 /// on screen stays on screen.
-public struct Pager: Sendable {
+package struct Pager: Sendable {
   /// The book.
-  public let text: BookText
+  package let text: BookText
   /// The title for the status line.
-  public var title: String
+  package var title: String
   /// Cells per line.
-  public var width: Int
+  package var width: Int
   /// Rows of text per page (the status line comes on top of these).
-  public var height: Int
+  package var height: Int
   /// Show the PG header and licence too.
-  public var raw: Bool
+  package var raw: Bool
   /// The byte offset of the first row shown.
-  public internal(set) var top: Int
+  package internal(set) var top: Int
   /// The last search, for `n` to repeat.
-  public internal(set) var lastSearch: String?
+  package internal(set) var lastSearch: String?
   /// The bytes of the match the last search moved to, marked on the page.
-  public internal(set) var match: Range<Int>?
+  package internal(set) var match: Range<Int>?
 
   /// A pager at byte offset `top` (moved into the visible text).
-  public init(
+  package init(
     text: BookText, title: String, width: Int, height: Int, raw: Bool = false, top: Int? = nil
   ) {
     self.text = text
@@ -38,10 +38,10 @@ public struct Pager: Sendable {
   }
 
   /// The bytes that can be shown: all of them with `raw`, else the body.
-  public var visible: Range<Int> { raw ? text.allBytes : text.bodyBytes }
+  package var visible: Range<Int> { raw ? text.allBytes : text.bodyBytes }
 
   /// The lines that can be shown.
-  public var visibleLines: Range<Int> { raw ? 0..<text.lineCount : text.body }
+  package var visibleLines: Range<Int> { raw ? 0..<text.lineCount : text.body }
 
   /// A row of a wrapped piece.
   struct Cursor {
@@ -89,7 +89,7 @@ public struct Pager: Sendable {
   }
 
   /// The current page's rows, and the start of the next page's first row (nil at the end).
-  public func page() -> (rows: [TextRow], next: Int?) {
+  package func page() -> (rows: [TextRow], next: Int?) {
     guard !visible.isEmpty else { return ([], nil) }
     var cursor = cursor(at: top)
     var rows = [cursor.rows[cursor.row]]
@@ -101,11 +101,11 @@ public struct Pager: Sendable {
   }
 
   /// True when the page shown reaches the end.
-  public var atEnd: Bool { page().next == nil }
+  package var atEnd: Bool { page().next == nil }
 
   /// Moves one page on; false at the end.
   @discardableResult
-  public mutating func nextPage() -> Bool {
+  package mutating func nextPage() -> Bool {
     guard let next = page().next else { return false }
     top = next
     match = nil
@@ -114,7 +114,7 @@ public struct Pager: Sendable {
 
   /// Moves one page back; false at the start.
   @discardableResult
-  public mutating func previousPage() -> Bool {
+  package mutating func previousPage() -> Bool {
     guard !visible.isEmpty else { return false }
     var cursor = cursor(at: top)
     var moved = 0
@@ -126,7 +126,7 @@ public struct Pager: Sendable {
   }
 
   /// Jumps to `percent` (0...100) of the visible text.
-  public mutating func go(percent: Double) {
+  package mutating func go(percent: Double) {
     let fraction = min(max(percent, 0), 100) / 100
     let offset = visible.lowerBound + Int((Double(visible.count) * fraction).rounded(.down))
     top = rowStart(containing: min(offset, max(visible.lowerBound, visible.upperBound - 1)))
@@ -134,7 +134,7 @@ public struct Pager: Sendable {
   }
 
   /// Jumps to visible line `number` (1-based).
-  public mutating func go(line number: Int) {
+  package mutating func go(line number: Int) {
     guard !visibleLines.isEmpty else { return }
     let line = min(visibleLines.lowerBound + max(number, 1) - 1, visibleLines.upperBound - 1)
     top = rowStart(containing: text.index.start(ofLine: line, in: text.bytes))
@@ -142,25 +142,25 @@ public struct Pager: Sendable {
   }
 
   /// Jumps to byte `offset` (the row holding it comes first).
-  public mutating func go(offset: Int) {
+  package mutating func go(offset: Int) {
     top = rowStart(containing: offset)
     match = nil
   }
 
   /// The line (from 0, counting every line of the text) holding the first row.
-  public var topLine: Int { text.index.lineNumber(of: top, in: text.bytes) }
+  package var topLine: Int { text.index.lineNumber(of: top, in: text.bytes) }
 
   /// The line number (1-based, within the visible text) of the first row.
-  public var lineNumber: Int { topLine - visibleLines.lowerBound + 1 }
+  package var lineNumber: Int { topLine - visibleLines.lowerBound + 1 }
 
   /// How far through the visible text the first row is, 0...100.
-  public var percent: Int {
+  package var percent: Int {
     guard visible.count > 0 else { return 100 }
     return Int(Double(top - visible.lowerBound) * 100 / Double(visible.count))
   }
 
   /// `Title · line 1,234 of 7,000 · 17%`, fitted to the width.
-  public var statusLine: String {
+  package var statusLine: String {
     let position =
       " · line \(TextFormat.grouped(lineNumber)) of \(TextFormat.grouped(visibleLines.count))"
       + " · \(percent)%"
@@ -169,13 +169,13 @@ public struct Pager: Sendable {
   }
 
   /// The keys, for the prompt line.
-  public static let keys =
+  package static let keys =
     "Enter/n next · p prev · g N% or g LINE · /word, then n · toc, toc N · q quit"
 }
 
 extension Pager: LineRendering {
   /// The current page at `width` (the search match marked) and its status line.
-  public func lines(width: Int, style: Style) -> [String] {
+  package func lines(width: Int, style: Style) -> [String] {
     var copy = self
     copy.width = max(20, width)
     let (rows, next) = copy.page()

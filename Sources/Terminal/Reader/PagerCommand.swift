@@ -1,7 +1,7 @@
 import Foundation
 
 /// One command typed at the pager's prompt.
-public enum PagerCommand: Sendable, Hashable {
+package enum PagerCommand: Sendable, Hashable {
   /// Enter, space or `n` (without a search running).
   case next
   /// `p` or `b`.
@@ -26,7 +26,7 @@ public enum PagerCommand: Sendable, Hashable {
   case unknown(String)
 
   /// Parses a line typed at the prompt; `searching` says whether `n` repeats a search.
-  public static func parse(_ line: String, searching: Bool) -> PagerCommand {
+  package static func parse(_ line: String, searching: Bool) -> PagerCommand {
     let text = line.trimmingCharacters(in: .whitespaces)
     if text.hasPrefix("/") {
       let word = String(text.dropFirst()).trimmingCharacters(in: .whitespaces)

@@ -1,6 +1,6 @@
 extension TableOfContents: LineRendering {
   /// The numbered entries under a title, or a line saying there are none.
-  public func lines(width: Int, style: Style) -> [String] {
+  package func lines(width: Int, style: Style) -> [String] {
     guard !entries.isEmpty else {
       return [style.dim("(no table of contents: no CONTENTS table or chapter headings found)")]
     }

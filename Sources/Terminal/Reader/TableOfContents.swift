@@ -3,17 +3,17 @@ import Foundation
 /// A book's table of contents, for `toc`: the entries of its own CONTENTS table that are found
 /// again as headings further on, or else the lines that look like headings (CHAPTER, BOOK,
 /// PART, STAVE... with a number, or a Roman numeral alone), each standing after a blank line.
-public struct TableOfContents: Sendable {
+package struct TableOfContents: Sendable {
   /// One heading.
-  public struct Entry: Sendable, Equatable {
+  package struct Entry: Sendable, Equatable {
     /// The heading as the book prints it (sanitised).
-    public let title: String
+    package let title: String
     /// Where its line starts.
-    public let offset: Int
+    package let offset: Int
   }
 
   /// The headings in text order.
-  public let entries: [Entry]
+  package let entries: [Entry]
 
   /// Lines longer than this are never headings.
   static let headingLength = 100
@@ -21,7 +21,7 @@ public struct TableOfContents: Sendable {
   static let maximumEntries = 5000
 
   /// The contents of `text` within `visible`.
-  public init(_ text: BookText, in visible: Range<Int>) {
+  package init(_ text: BookText, in visible: Range<Int>) {
     let lines = Self.shortLines(text, in: visible)
     if let table = Self.contentsTable(lines) {
       let found = Self.entries(of: table, in: lines)

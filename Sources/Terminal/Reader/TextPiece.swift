@@ -14,9 +14,9 @@ struct TextPiece: Sendable, Equatable {
 }
 
 /// One display row: where it starts in the text, and its text, fitted to the width.
-public struct TextRow: Sendable, Equatable {
+package struct TextRow: Sendable, Equatable {
   /// The byte offset of the row's first character (the piece's start for its first row).
-  public let start: Int
+  package let start: Int
   /// What is shown: sanitised, indented, at most the width in cells.
-  public let text: String
+  package let text: String
 }

@@ -2,28 +2,28 @@ import Gutendex
 
 /// One book as a line of a listing: its number on screen, favourite mark, title, first author,
 /// languages and downloads.
-public struct BookRow: Sendable, Hashable {
+package struct BookRow: Sendable, Hashable {
   /// The number the user types to pick this book (1-based, on this screen).
-  public var number: Int
+  package var number: Int
   /// The Project Gutenberg number.
-  public var id: Int
+  package var id: Int
   /// The title as the server sent it (sanitised when rendered).
-  public var title: String
+  package var title: String
   /// Whether the book is a favourite (shown as `*`).
-  public var isFavorite: Bool
+  package var isFavorite: Bool
   /// The first author, if any.
-  public var author: Person?
+  package var author: Person?
   /// How many more authors the book has after ``author``.
-  public var extraAuthorCount: Int
+  package var extraAuthorCount: Int
   /// Language codes.
-  public var languages: [String]
+  package var languages: [String]
   /// Recent downloads.
-  public var downloadCount: Int
+  package var downloadCount: Int
   /// `Text`, `Sound`, `Image`...; anything but text is shown before the title (`[Sound]`).
-  public var mediaType: String
+  package var mediaType: String
 
   /// A row from its parts.
-  public init(
+  package init(
     number: Int, id: Int, title: String, isFavorite: Bool = false, author: Person? = nil,
     extraAuthorCount: Int = 0, languages: [String] = [], downloadCount: Int = 0,
     mediaType: String = "Text"
@@ -40,7 +40,7 @@ public struct BookRow: Sendable, Hashable {
   }
 
   /// The row for `book`, shown as number `number`.
-  public init(number: Int, book: Book, isFavorite: Bool = false) {
+  package init(number: Int, book: Book, isFavorite: Bool = false) {
     self.init(
       number: number, id: book.id, title: book.title, isFavorite: isFavorite,
       author: book.authors.first, extraAuthorCount: max(0, book.authors.count - 1),

@@ -4,33 +4,33 @@ import Gutendex
 
 /// A page of books: what was asked, where the page is, where it came from, the numbered rows
 /// and the keys to go on.
-public struct BrowseScreen: Sendable, Hashable {
+package struct BrowseScreen: Sendable, Hashable {
   /// What the listing shows, e.g. `search "dickens" · lang en,fr · sort popular` or
   /// `all books` (see ``summary(of:)``).
-  public var query: String
+  package var query: String
   /// The 1-based page shown.
-  public var page: Int
+  package var page: Int
   /// How many pages the query has.
-  public var pageCount: Int
+  package var pageCount: Int
   /// How many books match in all.
-  public var totalCount: Int
+  package var totalCount: Int
   /// Where the page came from; a banner is shown when not live.
-  public var provenance: Provenance
+  package var provenance: Provenance
   /// The time ages in the banner are measured from.
-  public var now: Date
+  package var now: Date
   /// The books on this page, in order.
-  public var rows: [BookRow]
+  package var rows: [BookRow]
   /// The keys to show at the bottom, most useful first.
-  public var hints: [String]
+  package var hints: [String]
 
   /// The keys shown at the bottom of a listing.
-  public static let defaultHints = [
+  package static let defaultHints = [
     "n next", "p prev", "g N go", "N details", "f N fav", "/ search", "F favourites", "? help",
     "q quit",
   ]
 
   /// A listing screen.
-  public init(
+  package init(
     query: String, page: Int, pageCount: Int, totalCount: Int,
     provenance: Provenance = .network, now: Date = Date(), rows: [BookRow],
     hints: [String] = BrowseScreen.defaultHints
@@ -49,7 +49,7 @@ public struct BrowseScreen: Sendable, Hashable {
 extension BrowseScreen: LineRendering {
   /// The header, the banner (and why) when not live, the rows (or a hint when there are none),
   /// and the keys.
-  public func lines(width: Int, style: Style) -> [String] {
+  package func lines(width: Int, style: Style) -> [String] {
     var lines = header(width: width, style: style)
     for banner in ProvenanceText.bannerLines(provenance, now: now) {
       lines += TextWrapper.wrap(banner, toCells: width).map(style.yellow)
@@ -102,7 +102,7 @@ extension BrowseScreen {
 
   /// A readable summary of `query`'s filters: `search "dickens" · lang en,fr · sort popular`,
   /// or `all books` when it has none. The page is left out (the header shows it).
-  public static func summary(of query: BookQuery) -> String {
+  package static func summary(of query: BookQuery) -> String {
     var parts: [String] = []
     if let search = query.search, !search.isEmpty { parts.append("search \"\(search)\"") }
     if !query.languages.isEmpty { parts.append("lang \(query.languages.joined(separator: ","))") }

@@ -10,9 +10,9 @@ import Foundation
 
 /// Decides whether to colour output: only on a terminal that is not `dumb` and when `NO_COLOR`
 /// is absent or empty (https://no-color.org), unless the user forces it either way.
-public struct ColorPolicy: Sendable, Hashable {
+package struct ColorPolicy: Sendable, Hashable {
   /// The user's choice, as given by `--color auto|always|never`.
-  public enum Mode: String, Sendable, Hashable, CaseIterable {
+  package enum Mode: String, Sendable, Hashable, CaseIterable {
     /// Colour when writing to a capable terminal and `NO_COLOR` is not set.
     case auto
     /// Colour even into a pipe or a file.
@@ -22,28 +22,28 @@ public struct ColorPolicy: Sendable, Hashable {
   }
 
   /// The user's choice.
-  public var mode: Mode
+  package var mode: Mode
   /// Whether standard output is a terminal.
-  public var isTerminal: Bool
+  package var isTerminal: Bool
   /// The environment variables that matter (`TERM`, `NO_COLOR`); others are ignored.
-  public var environment: [String: String]
+  package var environment: [String: String]
 
   /// A policy from explicit inputs (tests use this).
-  public init(mode: Mode, isTerminal: Bool, environment: [String: String]) {
+  package init(mode: Mode, isTerminal: Bool, environment: [String: String]) {
     self.mode = mode
     self.isTerminal = isTerminal
     self.environment = environment
   }
 
   /// The policy for this process: standard output's terminal status and the real environment.
-  public static func current(mode: Mode) -> ColorPolicy {
+  package static func current(mode: Mode) -> ColorPolicy {
     ColorPolicy(
       mode: mode, isTerminal: isatty(STDOUT_FILENO) == 1,
       environment: ProcessInfo.processInfo.environment)
   }
 
   /// Whether colour codes may be written.
-  public var isEnabled: Bool {
+  package var isEnabled: Bool {
     switch mode {
     case .always:
       return true
@@ -58,5 +58,5 @@ public struct ColorPolicy: Sendable, Hashable {
   }
 
   /// The ``Style`` this policy allows.
-  public var style: Style { Style(isEnabled: isEnabled) }
+  package var style: Style { Style(isEnabled: isEnabled) }
 }

@@ -3,29 +3,29 @@ import Foundation
 import Gutendex
 
 /// Everything known about one book, one labelled field per line, long text wrapped.
-public struct DetailScreen: Sendable, Hashable {
+package struct DetailScreen: Sendable, Hashable {
   /// The book shown.
-  public var book: Book
+  package var book: Book
   /// Whether the book is a favourite.
-  public var isFavorite: Bool
+  package var isFavorite: Bool
   /// True when the book came from the embedded catalogue, which carries no summaries.
-  public var summaryNeedsNetwork: Bool
+  package var summaryNeedsNetwork: Bool
   /// Where the book came from; a banner is shown when not live.
-  public var provenance: Provenance
+  package var provenance: Provenance
   /// The time ages in the banner are measured from.
-  public var now: Date
+  package var now: Date
   /// The keys shown at the bottom.
-  public var hints: [String]
+  package var hints: [String]
   /// Where the book was downloaded (a `(missing)` note when the file is gone).
-  public var downloads: [String] = []
+  package var downloads: [String] = []
 
   /// The keys shown under a book.
-  public static let defaultHints = [
+  package static let defaultHints = [
     "l links", "f fav", "d download", "read", "b back", "? help", "q quit",
   ]
 
   /// A details screen.
-  public init(
+  package init(
     book: Book, isFavorite: Bool = false, summaryNeedsNetwork: Bool = false,
     provenance: Provenance = .network, now: Date = Date(),
     hints: [String] = DetailScreen.defaultHints
@@ -39,12 +39,12 @@ public struct DetailScreen: Sendable, Hashable {
   }
 
   /// The book's page on Project Gutenberg.
-  public var gutenbergURL: String { "https://www.gutenberg.org/ebooks/\(book.id)" }
+  package var gutenbergURL: String { "https://www.gutenberg.org/ebooks/\(book.id)" }
 }
 
 extension DetailScreen: LineRendering {
   /// The title, banner, labelled fields, summary, messages and keys.
-  public func lines(width: Int, style: Style) -> [String] {
+  package func lines(width: Int, style: Style) -> [String] {
     let labelWidth = 14
     func field(_ label: String, _ value: String) -> [String] {
       ScreenParts.field(label, value, labelWidth: labelWidth, width: width, style: style)

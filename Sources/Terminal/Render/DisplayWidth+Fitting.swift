@@ -1,6 +1,6 @@
 extension DisplayWidth {
   /// Which side of a column text keeps to when padded.
-  public enum Alignment: Sendable {
+  package enum Alignment: Sendable {
     /// Text first, spaces after (words).
     case left
     /// Spaces first, text after (numbers).
@@ -8,13 +8,13 @@ extension DisplayWidth {
   }
 
   /// The ellipsis that ends cut text; one cell wide.
-  public static let ellipsis = "…"
+  package static let ellipsis = "…"
 
   /// `text` cut on a grapheme boundary so it fits in `limit` cells, ending with `…` when cut.
   ///
   /// A wide character that would straddle the limit is left out whole, so the result may be
   /// one cell short of `limit`; ``fit(_:toCells:alignment:)`` pads it back.
-  public static func truncate(_ text: String, toCells limit: Int) -> String {
+  package static func truncate(_ text: String, toCells limit: Int) -> String {
     if cells(text) <= limit { return text }
     guard limit > 0 else { return "" }
     let budget = limit - 1  // one cell for the ellipsis
@@ -33,7 +33,7 @@ extension DisplayWidth {
 
   /// `text` padded with spaces to `width` cells (on the right for `.left`, on the left for
   /// `.right`); text already as wide or wider is returned unchanged.
-  public static func pad(
+  package static func pad(
     _ text: String, toCells width: Int, alignment: Alignment = .left
   ) -> String {
     let missing = width - cells(text)
@@ -43,7 +43,7 @@ extension DisplayWidth {
   }
 
   /// `text` truncated and padded to exactly `width` cells.
-  public static func fit(
+  package static func fit(
     _ text: String, toCells width: Int, alignment: Alignment = .left
   ) -> String {
     pad(truncate(text, toCells: width), toCells: width, alignment: alignment)
@@ -51,7 +51,7 @@ extension DisplayWidth {
 
   /// `text` split into pieces of at most `width` cells on grapheme boundaries (never inside a
   /// wide character); used for words longer than a line.
-  public static func chunks(_ text: String, toCells width: Int) -> [String] {
+  package static func chunks(_ text: String, toCells width: Int) -> [String] {
     guard width > 0 else { return [text] }
     var pieces: [String] = []
     var current = ""

@@ -1,9 +1,9 @@
 /// How many terminal cells text takes, counted per extended grapheme cluster (what a person sees
 /// as one character): wide East Asian characters and emoji take 2, combining marks and invisible
 /// format characters 0, controls 0, everything else 1.
-public enum DisplayWidth {
+package enum DisplayWidth {
   /// The number of terminal cells `text` occupies.
-  public static func cells(_ text: String) -> Int {
+  package static func cells(_ text: String) -> Int {
     var asciiCells = 0
     var isASCII = true
     for byte in text.utf8 {
@@ -20,7 +20,7 @@ public enum DisplayWidth {
   }
 
   /// The number of terminal cells one grapheme cluster occupies (0, 1 or 2).
-  public static func cells(_ character: Character) -> Int {
+  package static func cells(_ character: Character) -> Int {
     if let ascii = character.asciiValue {
       return ascii >= 0x20 && ascii < 0x7F ? 1 : 0
     }

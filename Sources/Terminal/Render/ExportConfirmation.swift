@@ -1,25 +1,25 @@
 /// The line after an export: `Exported 12 favourites to /path/file.json`.
-public struct ExportConfirmation: Sendable, Hashable {
+package struct ExportConfirmation: Sendable, Hashable {
   /// How many favourites were written.
-  public var count: Int
+  package var count: Int
   /// Where the file was written.
-  public var path: String
+  package var path: String
 
   /// A confirmation for `count` favourites written to `path`.
-  public init(count: Int, path: String) {
+  package init(count: Int, path: String) {
     self.count = count
     self.path = path
   }
 
   /// The single line.
-  public var text: String {
+  package var text: String {
     "Exported \(TextFormat.plural(count, "favourite")) to \(Sanitizer.sanitize(path))"
   }
 }
 
 extension ExportConfirmation: LineRendering {
   /// The line, wrapped only when narrower than the path needs.
-  public func lines(width: Int, style: Style) -> [String] {
+  package func lines(width: Int, style: Style) -> [String] {
     TextWrapper.wrap(text, toCells: width, prefix: "  ")
   }
 }

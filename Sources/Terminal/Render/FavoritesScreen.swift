@@ -3,18 +3,18 @@ import Foundation
 
 /// The saved favourites: how many, in what order, one row each with the date it was added and
 /// a mark when the server no longer has the book.
-public struct FavoritesScreen: Sendable, Hashable {
+package struct FavoritesScreen: Sendable, Hashable {
   /// One favourite.
-  public struct Row: Sendable, Hashable {
+  package struct Row: Sendable, Hashable {
     /// The book as a listing row.
-    public var book: BookRow
+    package var book: BookRow
     /// When the user added it.
-    public var addedAt: Date
+    package var addedAt: Date
     /// True when the last refresh found the book gone from the server.
-    public var isMissingOnServer: Bool
+    package var isMissingOnServer: Bool
 
     /// A favourite row.
-    public init(book: BookRow, addedAt: Date, isMissingOnServer: Bool = false) {
+    package init(book: BookRow, addedAt: Date, isMissingOnServer: Bool = false) {
       self.book = book
       self.addedAt = addedAt
       self.isMissingOnServer = isMissingOnServer
@@ -22,39 +22,39 @@ public struct FavoritesScreen: Sendable, Hashable {
   }
 
   /// The order of ``rows``.
-  public var order: FavoriteOrder
+  package var order: FavoriteOrder
   /// The favourites, in ``order``.
-  public var rows: [Row]
+  package var rows: [Row]
   /// The time zone for the added dates (the user's own; fixed in tests).
-  public var timeZone: TimeZone
+  package var timeZone: TimeZone
   /// A line of news for the user.
-  public var notice: String?
+  package var notice: String?
   /// The keys shown at the bottom.
-  public var hints: [String]
+  package var hints: [String]
   /// What is shown instead of rows when there are none: how to add one.
-  public var emptyText: String
+  package var emptyText: String
 
   /// The keys shown under the favourites.
-  public static let defaultHints = [
+  package static let defaultHints = [
     "N details", "rm N", "n/p page", "export [FILE]", "sort newest|title|author", "r refresh",
     "b back", "? help",
   ]
 
   /// How to add a favourite, in the interactive browser.
-  public static let defaultEmptyText = "No favourites yet. Type f N on a listing to add book N."
+  package static let defaultEmptyText = "No favourites yet. Type f N on a listing to add book N."
   /// How to add a favourite, from the shell.
-  public static let commandLineEmptyText =
+  package static let commandLineEmptyText =
     "No favourites yet. `gutenberg favorites add ID` adds book ID."
 
   /// All favourites when the rows are one page of them; nil means the rows are all.
-  public var totalCount: Int?
+  package var totalCount: Int?
   /// The page the rows are, 1-based.
-  public var page: Int
+  package var page: Int
   /// How many pages of favourites there are.
-  public var pageCount: Int
+  package var pageCount: Int
 
   /// A favourites screen.
-  public init(
+  package init(
     order: FavoriteOrder, rows: [Row], timeZone: TimeZone = .current, notice: String? = nil,
     hints: [String] = FavoritesScreen.defaultHints,
     emptyText: String = FavoritesScreen.defaultEmptyText, totalCount: Int? = nil, page: Int = 1,
@@ -74,7 +74,7 @@ public struct FavoritesScreen: Sendable, Hashable {
 
 extension FavoritesScreen: LineRendering {
   /// The header, rows (or how to add one), the `!` legend, messages and keys.
-  public func lines(width: Int, style: Style) -> [String] {
+  package func lines(width: Int, style: Style) -> [String] {
     let orderText =
       switch order {
       case .newest: "newest first"

@@ -3,35 +3,35 @@ import Foundation
 
 /// The downloaded books: id, format, size, date and path; a file deleted by hand is marked
 /// `missing` rather than shown as present.
-public struct LibraryScreen: Sendable, Hashable {
+package struct LibraryScreen: Sendable, Hashable {
   /// One download.
-  public struct Row: Sendable, Hashable {
+  package struct Row: Sendable, Hashable {
     /// The library row.
-    public var entry: LibraryEntry
+    package var entry: LibraryEntry
     /// Whether the file is still there.
-    public var isPresent: Bool
+    package var isPresent: Bool
 
     /// A row.
-    public init(entry: LibraryEntry, isPresent: Bool) {
+    package init(entry: LibraryEntry, isPresent: Bool) {
       self.entry = entry
       self.isPresent = isPresent
     }
   }
 
   /// The downloads, newest first.
-  public var rows: [Row]
+  package var rows: [Row]
   /// For dates.
-  public var timeZone: TimeZone
+  package var timeZone: TimeZone
 
   /// A library screen.
-  public init(rows: [Row], timeZone: TimeZone = .current) {
+  package init(rows: [Row], timeZone: TimeZone = .current) {
     self.rows = rows
     self.timeZone = timeZone
   }
 
   /// One tab-separated line per download: id, format, state, size, fetched (ISO 8601), path,
   /// title.
-  public var tsvLines: [String] {
+  package var tsvLines: [String] {
     rows.map { row in
       [
         String(row.entry.id), TSVRenderer.field(row.entry.format),
@@ -45,7 +45,7 @@ public struct LibraryScreen: Sendable, Hashable {
 
 extension LibraryScreen: LineRendering {
   /// A header, one line per download (title, then details indented), and a count.
-  public func lines(width: Int, style: Style) -> [String] {
+  package func lines(width: Int, style: Style) -> [String] {
     guard !rows.isEmpty else {
       return ["Library: no books downloaded yet (gutenberg get ID)"]
     }

@@ -1,5 +1,5 @@
 /// A screen that turns itself into plain lines for a terminal of a given width.
-public protocol LineRendering: Sendable {
+package protocol LineRendering: Sendable {
   /// The screen as lines of at most `width` cells (a URL too long for any line excepted, so it
   /// stays copyable), styled with `style`, without trailing spaces or line breaks.
   func lines(width: Int, style: Style) -> [String]
@@ -7,7 +7,7 @@ public protocol LineRendering: Sendable {
 
 extension LineRendering {
   /// The screen as one string, each line ended by a line break.
-  public func text(width: Int, style: Style = .plain) -> String {
+  package func text(width: Int, style: Style = .plain) -> String {
     lines(width: width, style: style).map { $0 + "\n" }.joined()
   }
 }

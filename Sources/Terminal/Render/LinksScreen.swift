@@ -2,21 +2,21 @@ import Gutendex
 
 /// Every download link of a book, best reading formats first: EPUB, HTML, plain text, Kindle,
 /// then the rest by MIME type.
-public struct LinksScreen: Sendable, Hashable {
+package struct LinksScreen: Sendable, Hashable {
   /// The Project Gutenberg number.
-  public var id: Int
+  package var id: Int
   /// The book's title.
-  public var title: String
+  package var title: String
   /// Download URL by MIME type, as the server sent them.
-  public var formats: [String: String]
+  package var formats: [String: String]
   /// The keys shown at the bottom.
-  public var hints: [String]
+  package var hints: [String]
 
   /// The keys shown under the links.
-  public static let defaultHints = ["b back", "? help", "q quit"]
+  package static let defaultHints = ["b back", "? help", "q quit"]
 
   /// A links screen from its parts.
-  public init(id: Int, title: String, formats: [String: String], hints: [String] = defaultHints) {
+  package init(id: Int, title: String, formats: [String: String], hints: [String] = defaultHints) {
     self.id = id
     self.title = title
     self.formats = formats
@@ -24,12 +24,12 @@ public struct LinksScreen: Sendable, Hashable {
   }
 
   /// The links of `book`.
-  public init(book: Book, hints: [String] = defaultHints) {
+  package init(book: Book, hints: [String] = defaultHints) {
     self.init(id: book.id, title: book.title, formats: book.formats, hints: hints)
   }
 
   /// The formats in reading order: EPUB, HTML, plain text, Kindle, then others by MIME type.
-  public var sortedFormats: [(mime: String, url: String)] {
+  package var sortedFormats: [(mime: String, url: String)] {
     // A URL never holds a space; one that does after sanitising is encoded, so the URL stays
     // one copyable word.
     formats.map { format in
@@ -58,7 +58,7 @@ public struct LinksScreen: Sendable, Hashable {
 extension LinksScreen: LineRendering {
   /// `Links for 1342 · Title`, then `MIME  URL` per format, or each URL under its MIME type
   /// when both do not fit on a line. URLs are never cut.
-  public func lines(width: Int, style: Style) -> [String] {
+  package func lines(width: Int, style: Style) -> [String] {
     let links = sortedFormats
     let heading = "Links for \(id) · " + TextFormat.plural(links.count, "format") + " · "
     let title = Sanitizer.title(self.title)

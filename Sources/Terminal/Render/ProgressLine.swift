@@ -1,22 +1,22 @@
 import Foundation
 
 /// The one-line download progress: name, bytes, percent, rate and time left; or the final line.
-public struct ProgressLine: Sendable, Hashable {
+package struct ProgressLine: Sendable, Hashable {
   /// The file being written.
-  public var name: String
+  package var name: String
   /// Bytes in the file so far.
-  public var received: Int64
+  package var received: Int64
   /// The full size, when known.
-  public var total: Int64?
+  package var total: Int64?
   /// Bytes a second over this transfer.
-  public var bytesPerSecond: Double
+  package var bytesPerSecond: Double
   /// Seconds since this transfer started.
-  public var elapsed: Double
+  package var elapsed: Double
   /// True for the final line.
-  public var finished: Bool
+  package var finished: Bool
 
   /// A progress line.
-  public init(
+  package init(
     name: String, received: Int64, total: Int64?, bytesPerSecond: Double, elapsed: Double,
     finished: Bool = false
   ) {
@@ -43,7 +43,7 @@ public struct ProgressLine: Sendable, Hashable {
   }
 
   /// The text, fitted to `width` cells (the name is shortened first).
-  public func text(width: Int) -> String {
+  package func text(width: Int) -> String {
     let size = TextFormat.bytes(Int(received))
     let rate = TextFormat.bytes(Int(bytesPerSecond.isFinite ? min(bytesPerSecond, 1e18) : 0)) + "/s"
     var parts: [String]
@@ -71,7 +71,7 @@ public struct ProgressLine: Sendable, Hashable {
 
 extension ProgressLine: LineRendering {
   /// One line.
-  public func lines(width: Int, style: Style) -> [String] {
+  package func lines(width: Int, style: Style) -> [String] {
     [text(width: width)]
   }
 }

@@ -4,7 +4,7 @@
 /// `World's War Events, Volume 3`). `--json` prints the server's text as it came.
 extension Sanitizer {
   /// `text` sanitised (``sanitize(_:)``), with MARC subfield markers turned into punctuation.
-  public static func title(_ text: String) -> String {
+  package static func title(_ text: String) -> String {
     withoutSubfieldMarkers(sanitize(text))
   }
 

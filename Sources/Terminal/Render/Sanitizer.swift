@@ -6,10 +6,10 @@ import Foundation
 ///
 /// Every renderer passes server text through ``sanitize(_:)`` itself, so nothing unsanitised can
 /// reach the screen by mistake.
-public enum Sanitizer {
+package enum Sanitizer {
   /// Returns `text` with escape sequences, control and invisible formatting characters removed,
   /// tabs and line breaks turned into spaces, runs of whitespace collapsed, and the ends trimmed.
-  public static func sanitize(_ text: String) -> String {
+  package static func sanitize(_ text: String) -> String {
     if isAlreadyClean(text) { return text }
     let scalars = Array(text.unicodeScalars)
     var out = String.UnicodeScalarView()

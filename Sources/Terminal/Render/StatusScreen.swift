@@ -3,9 +3,9 @@ import Foundation
 
 /// The state of the connection, cache and favourites, and the last few requests: what the user
 /// checks when something seems slow or stale.
-public struct StatusScreen: Sendable, Hashable {
+package struct StatusScreen: Sendable, Hashable {
   /// Whether the server answered lately.
-  public enum Reachability: Sendable, Hashable {
+  package enum Reachability: Sendable, Hashable {
     /// Not checked yet.
     case unknown
     /// Answered; checked `checkedAgo` seconds ago.
@@ -15,9 +15,9 @@ public struct StatusScreen: Sendable, Hashable {
   }
 
   /// One recent request.
-  public struct Request: Sendable, Hashable {
+  package struct Request: Sendable, Hashable {
     /// How a request was answered.
-    public enum Outcome: Sendable, Hashable {
+    package enum Outcome: Sendable, Hashable {
       /// An HTTP status.
       case status(Int)
       /// No usable answer, with a short reason.
@@ -27,18 +27,18 @@ public struct StatusScreen: Sendable, Hashable {
     }
 
     /// When it was sent.
-    public var startedAt: Date
+    package var startedAt: Date
     /// What was asked, e.g. `/books/?page=2`.
-    public var target: String
+    package var target: String
     /// The status, or why there was none.
-    public var outcome: Outcome
+    package var outcome: Outcome
     /// How long it took.
-    public var durationMilliseconds: Int
+    package var durationMilliseconds: Int
     /// Where the answer came from.
-    public var origin: RequestLog.Entry.Origin
+    package var origin: RequestLog.Entry.Origin
 
     /// A request line.
-    public init(
+    package init(
       startedAt: Date, target: String, outcome: Outcome, durationMilliseconds: Int,
       origin: RequestLog.Entry.Origin
     ) {
@@ -51,37 +51,37 @@ public struct StatusScreen: Sendable, Hashable {
   }
 
   /// The Gutendex server in use.
-  public var serverURL: String
+  package var serverURL: String
   /// Whether it answered lately.
-  public var reachability: Reachability
+  package var reachability: Reachability
   /// Where the current page came from.
-  public var provenance: Provenance
+  package var provenance: Provenance
   /// The time ages are measured from.
-  public var now: Date
+  package var now: Date
   /// How many favourites are saved.
-  public var favoriteCount: Int
+  package var favoriteCount: Int
   /// Seconds since the favourites were last refreshed from the server; nil: never.
-  public var favoritesRefreshedAgo: TimeInterval?
+  package var favoritesRefreshedAgo: TimeInterval?
   /// How many pages the local cache holds.
-  public var cachedPageCount: Int
+  package var cachedPageCount: Int
   /// The size of the local cache.
-  public var cacheBytes: Int
+  package var cacheBytes: Int
   /// Age in seconds of the oldest cached page; nil when the cache is empty.
-  public var oldestCachedAge: TimeInterval?
+  package var oldestCachedAge: TimeInterval?
   /// The last few requests, newest first (as the request log gives them).
-  public var requests: [Request]
+  package var requests: [Request]
   /// The time zone for request times (the user's own; fixed in tests).
-  public var timeZone: TimeZone
+  package var timeZone: TimeZone
   /// The keys shown at the bottom.
-  public var hints: [String]
+  package var hints: [String]
   /// The local catalogue and its syncs, nil without a synced catalogue.
-  public var sync: SyncStatus?
+  package var sync: SyncStatus?
 
   /// The keys shown under the status.
-  public static let defaultHints = ["b back", "? help", "q quit"]
+  package static let defaultHints = ["b back", "? help", "q quit"]
 
   /// A status screen.
-  public init(
+  package init(
     serverURL: String, reachability: Reachability, provenance: Provenance, now: Date = Date(),
     favoriteCount: Int,
     favoritesRefreshedAgo: TimeInterval?, cachedPageCount: Int, cacheBytes: Int,
@@ -106,7 +106,7 @@ public struct StatusScreen: Sendable, Hashable {
 
 extension StatusScreen: LineRendering {
   /// Labelled fields, then one aligned line per recent request.
-  public func lines(width: Int, style: Style) -> [String] {
+  package func lines(width: Int, style: Style) -> [String] {
     let labelWidth = 13
     func field(_ label: String, _ value: String) -> [String] {
       ScreenParts.field(label, value, labelWidth: labelWidth, width: width, style: style)

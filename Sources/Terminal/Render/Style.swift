@@ -3,35 +3,35 @@
 /// Colour only ever adds emphasis: every meaning is also in the text itself (the favourite mark
 /// is `*`, errors start with `error:`), so plain output loses nothing. Apply styles after
 /// measuring and truncating: the codes take no cells but do count as characters.
-public struct Style: Sendable, Hashable {
+package struct Style: Sendable, Hashable {
   /// Whether codes are written at all.
-  public var isEnabled: Bool
+  package var isEnabled: Bool
 
   /// A style that writes codes only when `isEnabled`.
-  public init(isEnabled: Bool) {
+  package init(isEnabled: Bool) {
     self.isEnabled = isEnabled
   }
 
   /// No colour: every method returns its text as it is.
-  public static let plain = Style(isEnabled: false)
+  package static let plain = Style(isEnabled: false)
 
   /// Bold (SGR 1).
-  public func bold(_ text: String) -> String { wrap(text, "1") }
+  package func bold(_ text: String) -> String { wrap(text, "1") }
   /// Dim (SGR 2).
-  public func dim(_ text: String) -> String { wrap(text, "2") }
+  package func dim(_ text: String) -> String { wrap(text, "2") }
   /// Reverse video (SGR 7).
-  public func reverse(_ text: String) -> String { wrap(text, "7") }
+  package func reverse(_ text: String) -> String { wrap(text, "7") }
   /// Red foreground (SGR 31).
-  public func red(_ text: String) -> String { wrap(text, "31") }
+  package func red(_ text: String) -> String { wrap(text, "31") }
   /// Green foreground (SGR 32).
-  public func green(_ text: String) -> String { wrap(text, "32") }
+  package func green(_ text: String) -> String { wrap(text, "32") }
   /// Yellow foreground (SGR 33).
-  public func yellow(_ text: String) -> String { wrap(text, "33") }
+  package func yellow(_ text: String) -> String { wrap(text, "33") }
   /// Cyan foreground (SGR 36).
-  public func cyan(_ text: String) -> String { wrap(text, "36") }
+  package func cyan(_ text: String) -> String { wrap(text, "36") }
 
   /// The escape sequences this type writes, for tests and for measuring styled text.
-  public static let resetCode = "\u{1B}[0m"
+  package static let resetCode = "\u{1B}[0m"
 
   private func wrap(_ text: String, _ code: String) -> String {
     guard isEnabled, !text.allSatisfy(\.isWhitespace) else { return text }

@@ -2,15 +2,15 @@ import GutendexEngine
 
 /// The one line under a list that found few books: what the embedded catalogue proposes and
 /// the key that runs it, `did you mean: les misérables (11 books)? type ' to search it`.
-public struct SuggestionLine: Sendable, Equatable {
+package struct SuggestionLine: Sendable, Equatable {
   /// The key that runs the proposal in the interactive browser.
-  public static let key = "'"
+  package static let key = "'"
 
   /// The proposal shown.
-  public var suggestion: Suggestion
+  package var suggestion: Suggestion
 
   /// The line for `suggestion`.
-  public init(_ suggestion: Suggestion) {
+  package init(_ suggestion: Suggestion) {
     self.suggestion = suggestion
   }
 }
@@ -18,7 +18,7 @@ public struct SuggestionLine: Sendable, Equatable {
 extension SuggestionLine: LineRendering {
   /// One line: the proposed words are cut to fit `width` (the whole line only when even the
   /// count and the key do not fit).
-  public func lines(width: Int, style: Style) -> [String] {
+  package func lines(width: Int, style: Style) -> [String] {
     let lead = suggestion.parameter == "topic" ? "did you mean: topic " : "did you mean: "
     let tail =
       " (\(TextFormat.plural(suggestion.count, "book")))? type \(Self.key) to search it"

@@ -4,12 +4,12 @@ import Gutendex
 /// with `; `), languages (comma-joined) and downloads; never cut, never coloured, sanitised
 /// (titles without MARC subfield markers, as on screen), so `cut`, `awk` and spreadsheets can
 /// read it; `--json` has the server's text as it came.
-public enum TSVRenderer {
+package enum TSVRenderer {
   /// The column names, for an optional first line.
-  public static let header = "id\ttitle\tauthors\tlanguages\tdownloads"
+  package static let header = "id\ttitle\tauthors\tlanguages\tdownloads"
 
   /// One line for `book` (without the line break).
-  public static func line(_ book: Book) -> String {
+  package static func line(_ book: Book) -> String {
     let fields = [
       String(book.id),
       Sanitizer.title(book.title),
@@ -21,7 +21,7 @@ public enum TSVRenderer {
   }
 
   /// One line per book, with ``header`` first when asked.
-  public static func lines(_ books: [Book], header: Bool = false) -> [String] {
+  package static func lines(_ books: [Book], header: Bool = false) -> [String] {
     (header ? [Self.header] : []) + books.map(line)
   }
 

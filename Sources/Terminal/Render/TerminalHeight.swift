@@ -10,17 +10,17 @@ import Foundation
 
 /// The number of rows for the pager: `LINES` when it is a positive integer, else the terminal's
 /// own size, else 24.
-public enum TerminalHeight {
+package enum TerminalHeight {
   /// When nothing says otherwise.
-  public static let fallback = 24
+  package static let fallback = 24
 
   /// The height for this process.
-  public static func current() -> Int {
+  package static func current() -> Int {
     resolve(lines: ProcessInfo.processInfo.environment["LINES"], terminalRows: ttyRows())
   }
 
   /// The height given `LINES` and the terminal's reported row count.
-  public static func resolve(lines: String?, terminalRows: Int?) -> Int {
+  package static func resolve(lines: String?, terminalRows: Int?) -> Int {
     if let lines, let value = Int(lines.trimmingCharacters(in: .whitespaces)), value > 0 {
       return max(5, value)
     }

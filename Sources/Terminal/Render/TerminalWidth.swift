@@ -10,19 +10,19 @@ import Foundation
 
 /// The width to lay screens out in: `COLUMNS` when it is a positive integer, else the terminal's
 /// own size, else 80; never below ``minimum``.
-public enum TerminalWidth {
+package enum TerminalWidth {
   /// Narrower than this, columns cannot be laid out; a narrower terminal wraps our lines.
-  public static let minimum = 40
+  package static let minimum = 40
   /// When nothing says otherwise (a pipe, a file).
-  public static let fallback = 80
+  package static let fallback = 80
 
   /// The width for this process, from the environment and standard output's terminal.
-  public static func current() -> Int {
+  package static func current() -> Int {
     resolve(columns: ProcessInfo.processInfo.environment["COLUMNS"], terminalColumns: ttyColumns())
   }
 
   /// The width given the `COLUMNS` variable and the terminal's reported column count.
-  public static func resolve(columns: String?, terminalColumns: Int?) -> Int {
+  package static func resolve(columns: String?, terminalColumns: Int?) -> Int {
     if let columns, let value = Int(columns.trimmingCharacters(in: .whitespaces)), value > 0 {
       return max(minimum, value)
     }
@@ -31,7 +31,7 @@ public enum TerminalWidth {
   }
 
   /// Standard output's column count from `TIOCGWINSZ`, or nil when it is not a terminal.
-  public static func ttyColumns() -> Int? {
+  package static func ttyColumns() -> Int? {
     var size = winsize()
     #if canImport(Darwin)
       let result = ioctl(STDOUT_FILENO, TIOCGWINSZ, &size)

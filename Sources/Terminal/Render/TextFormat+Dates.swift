@@ -3,7 +3,7 @@ import Foundation
 extension TextFormat {
   /// A person's years, such as `1812–1870`, `750 BC–650 BC`, `1950–?`, `?–1870`, or empty when
   /// both are unknown. Negative years are BCE; an unknown year reads `?`.
-  public static func years(birth: Int?, death: Int?) -> String {
+  package static func years(birth: Int?, death: Int?) -> String {
     switch (birth, death) {
     case (nil, nil): ""
     case (let birth?, nil): "\(year(birth))–?"
@@ -13,13 +13,13 @@ extension TextFormat {
   }
 
   /// A year as a person reads it: `1812`, or `750 BC` for −750.
-  public static func year(_ year: Int) -> String {
+  package static func year(_ year: Int) -> String {
     year < 0 ? "\(year.magnitude) BC" : String(year)
   }
 
   /// A name followed by its years in parentheses when any is known: `Dickens, Charles
   /// (1812–1870)`; sanitised.
-  public static func person(name: String, birth: Int?, death: Int?) -> String {
+  package static func person(name: String, birth: Int?, death: Int?) -> String {
     let cleanName = Sanitizer.sanitize(name)
     let span = years(birth: birth, death: death)
     if span.isEmpty { return cleanName.isEmpty ? "unknown" : cleanName }
@@ -28,7 +28,7 @@ extension TextFormat {
 
   /// How long ago something happened, `age` seconds before now: `just now`, `5 min ago`,
   /// `3 h ago`, `1 day ago`, `12 days ago`. Negative ages (clock skew) read `just now`.
-  public static func age(_ age: TimeInterval) -> String {
+  package static func age(_ age: TimeInterval) -> String {
     guard age.isFinite, age >= 60 else { return "just now" }
     let minutes = Int(age / 60)
     if minutes < 60 { return "\(minutes) min ago" }
@@ -39,7 +39,7 @@ extension TextFormat {
   }
 
   /// A byte count in binary units with one decimal: `812 B`, `1.2 KB`, `48.0 MB`.
-  public static func bytes(_ count: Int) -> String {
+  package static func bytes(_ count: Int) -> String {
     if count < 1024 { return "\(grouped(count)) B" }
     let units = ["KB", "MB", "GB", "TB"]
     var value = Double(count) / 1024
@@ -53,13 +53,13 @@ extension TextFormat {
   }
 
   /// A calendar date `2026-11-21` in `timeZone` (Gregorian, whatever the locale).
-  public static func date(_ date: Date, timeZone: TimeZone) -> String {
+  package static func date(_ date: Date, timeZone: TimeZone) -> String {
     let parts = calendar(timeZone).dateComponents([.year, .month, .day], from: date)
     return "\(pad4(parts.year ?? 0))-\(pad2(parts.month ?? 0))-\(pad2(parts.day ?? 0))"
   }
 
   /// A time of day `06:21:09` in `timeZone`.
-  public static func time(_ date: Date, timeZone: TimeZone) -> String {
+  package static func time(_ date: Date, timeZone: TimeZone) -> String {
     let parts = calendar(timeZone).dateComponents([.hour, .minute, .second], from: date)
     return "\(pad2(parts.hour ?? 0)):\(pad2(parts.minute ?? 0)):\(pad2(parts.second ?? 0))"
   }

@@ -2,9 +2,9 @@ import Foundation
 
 /// Locale-independent formatting of numbers, plurals, years, ages, sizes and dates, so every
 /// screen reads the same on every machine (and the captures in `Screens/` stay stable).
-public enum TextFormat {
+package enum TextFormat {
   /// `76696` as `76,696`: comma-grouped thousands whatever the locale.
-  public static func grouped(_ number: Int) -> String {
+  package static func grouped(_ number: Int) -> String {
     let digits = String(number.magnitude)
     var result = ""
     result.reserveCapacity(digits.count + digits.count / 3 + 1)
@@ -16,7 +16,7 @@ public enum TextFormat {
   }
 
   /// `1 book`, `0 books`, `76,696 books`; `plural` for irregular nouns (`2 entries`).
-  public static func plural(_ count: Int, _ singular: String, plural: String? = nil) -> String {
+  package static func plural(_ count: Int, _ singular: String, plural: String? = nil) -> String {
     let noun = count == 1 ? singular : (plural ?? singular + "s")
     return "\(grouped(count)) \(noun)"
   }

@@ -1,12 +1,12 @@
 /// Word wrapping measured in terminal cells, for long titles, summaries and hints.
-public enum TextWrapper {
+package enum TextWrapper {
   /// `text` broken into lines of at most `width` cells at spaces; a word longer than a line
   /// (a URL, or Chinese and Japanese text, which has no spaces) is broken between characters.
   ///
   /// - Parameters:
   ///   - firstPrefix: put before the first line (a label, say); counts towards the width.
   ///   - prefix: put before every other line (usually spaces, to indent them).
-  public static func wrap(
+  package static func wrap(
     _ text: String, toCells width: Int, firstPrefix: String = "", prefix: String = ""
   ) -> [String] {
     let words = text.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
@@ -57,7 +57,7 @@ public enum TextWrapper {
 
   /// `items` joined with ` · `, wrapped so no line is wider than `width` and no item is split
   /// unless it alone is wider than a line (key hints, query summaries).
-  public static func join(_ items: [String], separator: String = " · ", toCells width: Int)
+  package static func join(_ items: [String], separator: String = " · ", toCells width: Int)
     -> [String]
   {
     var lines: [String] = []

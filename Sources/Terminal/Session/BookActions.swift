@@ -3,16 +3,16 @@ import Gutendex
 /// What the interactive session asks the app to do with a book beyond browsing: download it,
 /// read it, and say where it was downloaded. The app supplies these (they need the downloader,
 /// the library and standard input), so the session stays testable without them.
-public struct BookActions: Sendable {
+package struct BookActions: Sendable {
   /// Downloads the book; returns the saved path, or nil after printing why not.
-  public var download: @MainActor @Sendable (Book) async -> String?
+  package var download: @MainActor @Sendable (Book) async -> String?
   /// Opens the book in the pager until `q`.
-  public var read: @MainActor @Sendable (Book) async -> Void
+  package var read: @MainActor @Sendable (Book) async -> Void
   /// The book's downloads as shown on the details screen.
-  public var downloads: @MainActor @Sendable (Int) async -> [String]
+  package var downloads: @MainActor @Sendable (Int) async -> [String]
 
   /// Actions from these closures.
-  public init(
+  package init(
     download: @escaping @MainActor @Sendable (Book) async -> String?,
     read: @escaping @MainActor @Sendable (Book) async -> Void,
     downloads: @escaping @MainActor @Sendable (Int) async -> [String]

@@ -7,7 +7,7 @@ import GutendexEngine
 /// screen is the server's answer, untouched.
 extension InteractiveSession {
   /// Proposals for a query that found `found` books, the best first (the app supplies them).
-  public typealias Suggester = @Sendable (_ query: BookQuery, _ found: Int) async -> [Suggestion]
+  package typealias Suggester = @Sendable (_ query: BookQuery, _ found: Int) async -> [Suggestion]
 
   /// After a new query is shown: offers the best proposal under it when it found few books,
   /// and forgets an earlier one either way.

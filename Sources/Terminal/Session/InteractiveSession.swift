@@ -11,22 +11,22 @@ import GutendexEngine
 /// hears. Changes made while a command runs are drawn once, when it ends (a page, not every
 /// step of loading it); a change that arrives between commands is drawn at once.
 @MainActor
-public final class InteractiveSession {
+package final class InteractiveSession {
   /// The catalogue every view model of the session shares.
-  public let service: CatalogService
+  package let service: CatalogService
   /// The book list.
-  public let browser: BrowserViewModel
+  package let browser: BrowserViewModel
   /// The favourites screen.
-  public let favorites: FavoritesViewModel
+  package let favorites: FavoritesViewModel
   /// The status screen.
-  public let status: StatusViewModel
+  package let status: StatusViewModel
   /// The details screen's view model, while a book is open.
-  public private(set) var detail: BookDetailViewModel?
+  package private(set) var detail: BookDetailViewModel?
   /// The screen the user is on.
-  public private(set) var screen: Screen = .browse
+  package private(set) var screen: Screen = .browse
   let output: TerminalOutput
   /// Download and read, when the app provides them.
-  public var bookActions: BookActions?
+  package var bookActions: BookActions?
   let parser = PromptParser()
   let now: @Sendable () -> Date
   /// The time zone dates are shown in (the user's own; fixed for the captures in `Screens/`).
@@ -49,14 +49,14 @@ public final class InteractiveSession {
   var notices: [String] = []
   /// Called before and after a drawing no command asked for (see ``hear(_:)``); the runner
   /// ends the prompt's line before it and writes the prompt again after it.
-  public var idleDraw: (before: @MainActor () -> Void, after: @MainActor () -> Void)?
+  package var idleDraw: (before: @MainActor () -> Void, after: @MainActor () -> Void)?
   /// What the embedded catalogue proposes for a search that finds few books; nil: no offers.
-  public var suggest: Suggester?
+  package var suggest: Suggester?
   /// The proposal the last "did you mean" line offered, run by `'`.
   var offered: Suggestion?
 
   /// A session over `service`, drawing on `output`, starting on the first page of `query`.
-  public init(
+  package init(
     service: CatalogService, output: TerminalOutput, query: BookQuery = BookQuery(),
     prefetch: Bool = true, now: @escaping @Sendable () -> Date = { Date() },
     timeZone: TimeZone = .current
@@ -71,7 +71,7 @@ public final class InteractiveSession {
   }
 
   /// Loads the first page and draws it.
-  public func start() async {
+  package func start() async {
     await command {
       enter(.browse)
       await browser.load()
@@ -80,7 +80,7 @@ public final class InteractiveSession {
   }
 
   /// Handles one input line; returns false when the session should end.
-  public func handle(_ line: String) async -> Bool {
+  package func handle(_ line: String) async -> Bool {
     let parsed: PromptCommand
     do {
       parsed = try parser.parse(line, context: screen)
@@ -94,7 +94,7 @@ public final class InteractiveSession {
   }
 
   /// A short description of what a command is waiting for, for the progress line.
-  public func progressText(for line: String) -> String {
+  package func progressText(for line: String) -> String {
     parser.progressText(for: line, on: screen)
   }
 

@@ -2,7 +2,7 @@ import Catalog
 import Gutendex
 
 /// One line typed at the interactive prompt, understood.
-public enum PromptCommand: Sendable, Hashable {
+package enum PromptCommand: Sendable, Hashable {
   case next
   case previous
   case goTo(page: Int)

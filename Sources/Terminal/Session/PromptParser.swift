@@ -3,23 +3,23 @@ import Gutendex
 
 /// Turns a prompt line into a ``PromptCommand``, forgiving about spacing and case of keywords,
 /// strict about numbers; a line it cannot understand gives one helpful sentence.
-public struct PromptParser: Sendable {
+package struct PromptParser: Sendable {
   /// Why a line was not understood: one sentence for the user.
-  public struct Failure: Error, Sendable, Hashable, CustomStringConvertible {
+  package struct Failure: Error, Sendable, Hashable, CustomStringConvertible {
     /// What was wrong with the line.
-    public var message: String
+    package var message: String
     /// The message, for printing.
-    public var description: String { message }
+    package var description: String { message }
   }
 
   /// Rows and pages above this are refused before they reach anything else.
-  public static let maxNumber = 1_000_000
+  package static let maxNumber = 1_000_000
 
   /// A parser.
-  public init() {}
+  package init() {}
 
   /// The command a prompt line stands for on `screen`, or why it stands for none.
-  public func parse(_ line: String, context screen: Screen = .browse) throws(Failure)
+  package func parse(_ line: String, context screen: Screen = .browse) throws(Failure)
     -> PromptCommand
   {
     let (spec, head, args) = Self.match(line)
@@ -34,7 +34,7 @@ public struct PromptParser: Sendable {
   }
 
   /// The progress line for `line` while it runs on `screen`.
-  public func progressText(for line: String, on screen: Screen) -> String {
+  package func progressText(for line: String, on screen: Screen) -> String {
     let (spec, head, args) = Self.match(line)
     guard let spec, (try? spec.parse(args, head, screen)) != nil else { return "working…" }
     return spec.progress(screen) ?? "working…"

@@ -4,9 +4,9 @@ import Gutendex
 ///
 /// It decides what some keys mean (Enter, `b`, `f`, `sort`, row numbers), which view model the
 /// session observes, and what is drawn.
-public enum Screen: Sendable, Hashable {
+package enum Screen: Sendable, Hashable {
   /// A list the user can come from: row numbers on a details or links screen mean its rows.
-  public enum List: Sendable, Hashable {
+  package enum List: Sendable, Hashable {
     case browse, favorites
   }
 
