@@ -267,10 +267,15 @@ extension GutenbergApp {
   }
 
   static func json(_ object: [String: Any]) -> String {
+    json(object as Any, empty: "{}")
+  }
+
+  /// Pretty JSON with sorted keys (an object or an array); `empty` if it cannot be encoded.
+  static func json(_ value: Any, empty: String) -> String {
     let data =
       (try? JSONSerialization.data(
-        withJSONObject: object, options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]))
-      ?? Data("{}".utf8)
+        withJSONObject: value, options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]))
+      ?? Data(empty.utf8)
     return String(decoding: data, as: UTF8.self)
   }
 }

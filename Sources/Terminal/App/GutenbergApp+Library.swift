@@ -23,11 +23,7 @@ extension GutenbergApp {
           "present": row.isPresent,
         ]
       }
-      let data =
-        (try? JSONSerialization.data(
-          withJSONObject: objects, options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]))
-        ?? Data("[]".utf8)
-      output.print(String(decoding: data, as: UTF8.self))
+      output.print(Self.json(objects, empty: "[]"))
     case .automatic:
       if output.isTerminal {
         output.print(screen.lines(width: output.width, style: output.style))

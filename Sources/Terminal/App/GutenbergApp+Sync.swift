@@ -136,11 +136,7 @@ extension GutenbergApp {
     switch format {
     case .json:
       let objects = runs.map(SyncText.object)
-      let data =
-        (try? JSONSerialization.data(
-          withJSONObject: objects, options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]))
-        ?? Data("[]".utf8)
-      output.print(String(decoding: data, as: UTF8.self))
+      output.print(Self.json(objects, empty: "[]"))
     case .automatic:
       if runs.isEmpty { output.printError("No sync yet: `gutenberg sync` makes the first.") }
       for run in runs { output.print(SyncText.logLine(run, timeZone: .current)) }

@@ -35,15 +35,11 @@ package enum SyncText {
     ]
   }
 
-  /// A span ahead: `under a minute`, `5 min`, `23 h`, `2 days`.
+  /// A span ahead: `under a minute`, `5 min`, `23 h`, `2 days` (``TextFormat/age(_:)`` without
+  /// its `ago`).
   static func span(_ seconds: TimeInterval) -> String {
     guard seconds.isFinite, seconds >= 60 else { return "under a minute" }
-    let minutes = Int(seconds / 60)
-    if minutes < 60 { return "\(minutes) min" }
-    let hours = minutes / 60
-    if hours < 24 { return "\(hours) h" }
-    let days = hours / 24
-    return days == 1 ? "1 day" : "\(TextFormat.grouped(days)) days"
+    return String(TextFormat.age(seconds).dropLast(" ago".count))
   }
 
   /// Seconds from `90`, `45s`, `30m`, `12h` or `7d`; nil when it is none of those or not
