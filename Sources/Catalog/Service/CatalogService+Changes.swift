@@ -52,7 +52,7 @@ extension CatalogService {
     feed.close()
     let favorites = self.favorites
     let cache = self.cache
-    _ = try? await StoreWork.run { () throws(StoreError) in
+    _ = try? await StoreWork.run(on: favorites.busyWait) { () throws(StoreError) in
       favorites.close()
       cache?.close()
     }

@@ -6,13 +6,15 @@ extension CatalogService {
   /// Whether book `id` is a favourite.
   public func isFavorite(_ id: Int) async throws(CatalogError) -> Bool {
     let favorites = self.favorites
-    return try await StoreWork.run { () throws(StoreError) in try favorites.isFavorite(id) }
+    return try await StoreWork.run(on: favorites.busyWait) { () throws(StoreError) in
+      try favorites.isFavorite(id)
+    }
   }
 
   /// The ids among `ids` that are favourites.
   public func favoriteIDs(among ids: [Int]) async throws(CatalogError) -> Set<Int> {
     let favorites = self.favorites
-    return try await StoreWork.run { () throws(StoreError) in
+    return try await StoreWork.run(on: favorites.busyWait) { () throws(StoreError) in
       try favorites.favoriteIDs(among: ids)
     }
   }
@@ -20,7 +22,7 @@ extension CatalogService {
   /// Flips the favourite flag of `book`; returns whether it is a favourite now (durable).
   public func toggleFavorite(_ book: Book) async throws(CatalogError) -> Bool {
     let favorites = self.favorites
-    let now = try await StoreWork.run { () throws(StoreError) in
+    let now = try await StoreWork.run(on: favorites.busyWait) { () throws(StoreError) in
       try favorites.toggle(book)
     }
     await settleChanges()
@@ -30,7 +32,9 @@ extension CatalogService {
   /// Flips the favourite flag of each book in turn; returns the ids that are favourites now.
   public func toggleFavorites(_ books: [Book]) async throws(CatalogError) -> Set<Int> {
     let favorites = self.favorites
-    let now = try await StoreWork.run { () throws(StoreError) in try favorites.toggle(books) }
+    let now = try await StoreWork.run(on: favorites.busyWait) { () throws(StoreError) in
+      try favorites.toggle(books)
+    }
     await settleChanges()
     return now
   }
@@ -40,7 +44,7 @@ extension CatalogService {
   public func addFavorite(id: Int) async throws(CatalogError) -> (book: Book, added: Bool) {
     let (book, _) = try await book(id: id)
     let favorites = self.favorites
-    let added = try await StoreWork.run { () throws(StoreError) in
+    let added = try await StoreWork.run(on: favorites.busyWait) { () throws(StoreError) in
       try favorites.add(book)
     }
     await settleChanges()
@@ -50,7 +54,7 @@ extension CatalogService {
   /// Removes the favourites with these ids; returns how many there were.
   public func removeFavorites(ids: [Int]) async throws(CatalogError) -> Int {
     let favorites = self.favorites
-    let removed = try await StoreWork.run { () throws(StoreError) in
+    let removed = try await StoreWork.run(on: favorites.busyWait) { () throws(StoreError) in
       try favorites.remove(ids: ids)
     }
     await settleChanges()
@@ -63,7 +67,7 @@ extension CatalogService {
     async throws(CatalogError) -> FavoritesPage
   {
     let favorites = self.favorites
-    return try await StoreWork.run { () throws(StoreError) in
+    return try await StoreWork.run(on: favorites.busyWait) { () throws(StoreError) in
       let count = try favorites.count()
       let pageCount = max(1, (count + pageSize - 1) / pageSize)
       let page = min(max(page, 1), pageCount)
@@ -77,7 +81,7 @@ extension CatalogService {
   /// Every favourite in `order`.
   public func allFavorites(order: FavoriteOrder) async throws(CatalogError) -> [Favorite] {
     let favorites = self.favorites
-    return try await StoreWork.run { () throws(StoreError) in
+    return try await StoreWork.run(on: favorites.busyWait) { () throws(StoreError) in
       try favorites.favorites(order: order)
     }
   }
@@ -85,7 +89,7 @@ extension CatalogService {
   /// How many favourites there are and when they were last refreshed from the server.
   public func favoritesSummary() async throws(CatalogError) -> (count: Int, lastRefreshed: Date?) {
     let favorites = self.favorites
-    return try await StoreWork.run { () throws(StoreError) in
+    return try await StoreWork.run(on: favorites.busyWait) { () throws(StoreError) in
       (try favorites.count(), try favorites.lastRefreshed())
     }
   }
@@ -93,7 +97,7 @@ extension CatalogService {
   /// The export document (versioned JSON) of every favourite.
   public func exportFavorites() async throws(CatalogError) -> Data {
     let favorites = self.favorites
-    return try await StoreWork.run { () throws(StoreError) in
+    return try await StoreWork.run(on: favorites.busyWait) { () throws(StoreError) in
       try favorites.exportDocument()
     }
   }
@@ -101,7 +105,7 @@ extension CatalogService {
   /// Writes the export document to `file` atomically; returns how many favourites it holds.
   public func exportFavorites(to file: URL) async throws(CatalogError) -> Int {
     let favorites = self.favorites
-    return try await StoreWork.run { () throws(StoreError) in
+    return try await StoreWork.run(on: favorites.busyWait) { () throws(StoreError) in
       try favorites.export(to: file)
       return try favorites.count()
     }
@@ -125,7 +129,7 @@ extension CatalogService {
             + "(about 13,000 favourites; split the file)"))
     }
     let favorites = self.favorites
-    let summary = try await StoreWork.run { () throws(StoreError) in
+    let summary = try await StoreWork.run(on: favorites.busyWait) { () throws(StoreError) in
       try favorites.importDocument(data, source: source)
     }
     await settleChanges()

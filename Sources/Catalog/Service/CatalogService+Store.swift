@@ -5,13 +5,13 @@ extension CatalogService {
   /// The page cache's size and age.
   public func cacheInfo() async throws(CatalogError) -> CacheInfo {
     guard let cache else { throw .cacheUnavailable(cacheProblem?.description) }
-    return try await StoreWork.run { () throws(StoreError) in try cache.info() }
+    return try await StoreWork.run(on: cache.busyWait) { () throws(StoreError) in try cache.info() }
   }
 
   /// Empties the page cache; returns how many pages it held.
   public func clearCache() async throws(CatalogError) -> Int {
     guard let cache else { throw .cacheUnavailable(cacheProblem?.description) }
-    return try await StoreWork.run { () throws(StoreError) in
+    return try await StoreWork.run(on: cache.busyWait) { () throws(StoreError) in
       let entries = try cache.info().entries
       try cache.clear()
       return entries
@@ -21,13 +21,13 @@ extension CatalogService {
   /// The page cache's figures, nil without a cache.
   func cacheInfoIfAny() async throws(CatalogError) -> CacheInfo? {
     guard let cache else { return nil }
-    return try await StoreWork.run { () throws(StoreError) in try cache.info() }
+    return try await StoreWork.run(on: cache.busyWait) { () throws(StoreError) in try cache.info() }
   }
 
   /// Every download, newest first (or only book `id`'s).
   public func downloads(id: Int? = nil) async throws(CatalogError) -> [LibraryEntry] {
     let library = self.library
-    return try await StoreWork.run { () throws(StoreError) in
+    return try await StoreWork.run(on: library.busyWait) { () throws(StoreError) in
       if let id { return try library.entries(id: id) }
       return try library.entries()
     }
@@ -36,14 +36,18 @@ extension CatalogService {
   /// Records a finished download, replacing an earlier one of the same book and format.
   public func recordDownload(_ entry: LibraryEntry) async throws(CatalogError) {
     let library = self.library
-    try await StoreWork.run { () throws(StoreError) in try library.record(entry) }
+    try await StoreWork.run(on: library.busyWait) { () throws(StoreError) in
+      try library.record(entry)
+    }
     await settleChanges()
   }
 
   /// Removes book `id` from the library and returns its rows (the caller deletes the files).
   public func removeDownloads(id: Int) async throws(CatalogError) -> [LibraryEntry] {
     let library = self.library
-    let removed = try await StoreWork.run { () throws(StoreError) in try library.remove(id: id) }
+    let removed = try await StoreWork.run(on: library.busyWait) { () throws(StoreError) in
+      try library.remove(id: id)
+    }
     await settleChanges()
     return removed
   }
@@ -51,13 +55,15 @@ extension CatalogService {
   /// Where book `id` was when last read, or nil.
   public func readingPosition(id: Int) async throws(CatalogError) -> ReadingPosition? {
     let library = self.library
-    return try await StoreWork.run { () throws(StoreError) in try library.readingPosition(id: id) }
+    return try await StoreWork.run(on: library.busyWait) { () throws(StoreError) in
+      try library.readingPosition(id: id)
+    }
   }
 
   /// Keeps where the reader is in book `id`.
   public func setReadingPosition(id: Int, _ position: ReadingPosition) async throws(CatalogError) {
     let library = self.library
-    try await StoreWork.run { () throws(StoreError) in
+    try await StoreWork.run(on: library.busyWait) { () throws(StoreError) in
       try library.setReadingPosition(id: id, position)
     }
   }

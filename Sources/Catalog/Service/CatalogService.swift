@@ -89,10 +89,15 @@ public final class CatalogService: Sendable {
     client: GutendexClient, location: StoreLocation, local: LocalCatalogue? = nil,
     mode: Mode = .automatic
   ) async throws(CatalogError) -> CatalogService {
-    let (favorites, cache) = try await StoreWork.run {
+    // One lock wait for the service's files: Ctrl-C stops every wait of this service.
+    let busyWait = BusyWait()
+    let (favorites, cache) = try await StoreWork.run(on: busyWait) {
       () throws(StoreError) -> (FavoritesStore, Result<PageCache, StoreError>) in
-      let favorites = try FavoritesStore(location: location)
-      return (favorites, Result { () throws(StoreError) in try PageCache(location: location) })
+      let favorites = try FavoritesStore(location: location, busyWait: busyWait)
+      return (
+        favorites,
+        Result { () throws(StoreError) in try PageCache(location: location, busyWait: busyWait) }
+      )
     }
     var problem: StoreError?
     if case .failure(let error) = cache { problem = error }
@@ -148,7 +153,7 @@ public final class CatalogService: Sendable {
       if let cache {
         let fetchedAt = now()
         do {
-          try await StoreWork.run { () throws(StoreError) in
+          try await StoreWork.run(on: cache.busyWait) { () throws(StoreError) in
             try cache.store(page, for: query, fetchedAt: fetchedAt)
           }
         } catch {
@@ -209,7 +214,7 @@ public final class CatalogService: Sendable {
   /// every batch arrives, so a failure part-way leaves the favourites as they were.
   public func refreshFavorites() async throws(CatalogError) -> (updated: Int, missing: Int) {
     let favorites = self.favorites
-    let ids = try await StoreWork.run { () throws(StoreError) in
+    let ids = try await StoreWork.run(on: favorites.busyWait) { () throws(StoreError) in
       try favorites.favorites(order: .newest).map(\.id).sorted()
     }
     guard mode != .localOnly, network.current != .simulatedOffline else {
@@ -236,7 +241,7 @@ public final class CatalogService: Sendable {
     if !ids.isEmpty { network.markOnline() }
     upsertSeen(books)
     let refreshedAt = now()
-    try await StoreWork.run { [books, missing] () throws(StoreError) in
+    try await StoreWork.run(on: favorites.busyWait) { [books, missing] () throws(StoreError) in
       try favorites.applyRefresh(books: books, missingIDs: missing, at: refreshedAt)
     }
     await settleChanges()
@@ -250,7 +255,7 @@ public final class CatalogService: Sendable {
     if let cache {
       let date = now()
       do {
-        cached = try await StoreWork.run { () throws(StoreError) in
+        cached = try await StoreWork.run(on: cache.busyWait) { () throws(StoreError) in
           try cache.page(for: query, now: date)
         }
       } catch {
@@ -297,7 +302,9 @@ public final class CatalogService: Sendable {
     book: Book, source: PageSource
   ) {
     let favorites = self.favorites
-    let saved = try await StoreWork.run { () throws(StoreError) in try favorites.favorite(id: id) }
+    let saved = try await StoreWork.run(on: favorites.busyWait) { () throws(StoreError) in
+      try favorites.favorite(id: id)
+    }
     if let favorite = saved {
       return (favorite.book, .favorite(savedAt: favorite.refreshedAt ?? favorite.addedAt))
     }

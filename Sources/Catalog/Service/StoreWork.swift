@@ -16,10 +16,10 @@ enum StoreWork {
 
   /// Runs `body` on the store queue; a cancelled caller ends any wait for a lock.
   static func run<T: Sendable>(
-    _ body: @escaping @Sendable () throws(StoreError) -> T
+    on busyWait: BusyWait, _ body: @escaping @Sendable () throws(StoreError) -> T
   ) async throws(CatalogError) -> T {
     if Task.isCancelled { throw .cancelled }
-    let interrupt = BusyWait.Interrupt()
+    let interrupt = busyWait.interrupt()
     let result: Result<T, StoreError> = await withTaskCancellationHandler {
       await withCheckedContinuation { continuation in
         queue.async {

@@ -1,15 +1,26 @@
 import Foundation
 import Synchronization
 
-/// How every store connection waits for another's write lock: in short sleeps, up to the busy
-/// timeout, giving up at once while some cancelled store work is still running.
+/// How a store's connections wait for another's write lock: in short sleeps, up to the busy
+/// timeout, giving up at once while some cancelled work on that store is still running.
 ///
-/// The busy callback cannot tell which work it serves (GRDB may run it on another thread), so
-/// the stop is process-wide: while a cancelled piece of work is unfinished, every lock wait
-/// gives up. Only Ctrl-C cancels store work, and it means "stop waiting" for all of it.
-enum BusyWait {
+/// SQLite's busy handler is not stopped by `sqlite3_interrupt` (GRDB's cancellation of an async
+/// access), and its callback cannot tell which work it serves (GRDB may run it on another
+/// thread), so the stop is per store: while a cancelled piece of work on the store is
+/// unfinished, every lock wait of that store gives up. In the binary only Ctrl-C cancels store
+/// work, and it means "stop waiting" for all of it; other stores (another service in the same
+/// process, as in the tests) are not touched.
+final class BusyWait: Sendable {
   /// The cancelled store work that has not finished yet.
-  private static let cancelledRunning = Atomic(0)
+  private let cancelledRunning = Atomic(0)
+
+  /// A lock wait of its own, for one store (or the stores of one service).
+  init() {}
+
+  /// A new interrupt for one piece of work on this store.
+  func interrupt() -> Interrupt {
+    Interrupt(owner: self)
+  }
 
   /// One piece of store work's cancellation: fired at most once, finished exactly once.
   final class Interrupt: Sendable {
@@ -18,9 +29,12 @@ enum BusyWait {
       var finished = false
     }
     private let state = Mutex(State())
+    private let owner: BusyWait
 
-    /// An interrupt for one piece of store work, not fired.
-    init() {}
+    /// An interrupt for one piece of work on `owner`'s store, not fired.
+    init(owner: BusyWait) {
+      self.owner = owner
+    }
 
     /// The awaiting task was cancelled: lock waits give up until this work finishes.
     func fire() {
@@ -29,7 +43,7 @@ enum BusyWait {
         state.fired = true
         return true
       }
-      if counts { BusyWait.cancelledRunning.add(1, ordering: .sequentiallyConsistent) }
+      if counts { owner.cancelledRunning.add(1, ordering: .sequentiallyConsistent) }
     }
 
     /// The work returned; a fired interrupt stops counting.
@@ -38,7 +52,7 @@ enum BusyWait {
         state.finished = true
         return state.fired
       }
-      if counted { BusyWait.cancelledRunning.subtract(1, ordering: .sequentiallyConsistent) }
+      if counted { owner.cancelledRunning.subtract(1, ordering: .sequentiallyConsistent) }
     }
 
     /// Whether the awaiting task was cancelled while the work ran.
@@ -49,11 +63,11 @@ enum BusyWait {
   static let step: Duration = .milliseconds(10)
 
   /// Whether to try the lock again after `tries` failed attempts (GRDB's busy callback).
-  @Sendable static func shouldRetry(_ tries: Int) -> Bool {
+  @Sendable func shouldRetry(_ tries: Int) -> Bool {
     if cancelledRunning.load(ordering: .sequentiallyConsistent) > 0 { return false }
-    let waited = step * tries
+    let waited = Self.step * tries
     guard waited < .seconds(StoreDatabase.busyTimeout) else { return false }
-    let (seconds, attoseconds) = step.components
+    let (seconds, attoseconds) = Self.step.components
     var pause = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
     nanosleep(&pause, nil)
     return true

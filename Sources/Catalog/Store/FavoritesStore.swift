@@ -10,6 +10,8 @@ final class FavoritesStore: Sendable {
   /// The SQLite file.
   let databaseURL: URL
   let pool: any DatabaseWriter
+  /// How this file's connections wait for another's lock, and how cancelled work stops that.
+  let busyWait: BusyWait
   /// True when the file (or its directory) cannot be written: it is read as it is, and every
   /// write fails with ``StoreError/notWritable(path:)``.
   let isReadOnly: Bool
@@ -17,15 +19,17 @@ final class FavoritesStore: Sendable {
   let integrity: IntegrityCheck? = IntegrityCheck()
 
   /// Opens (creating with mode 0700 directories as needed) `<data>/favorites.sqlite`.
-  convenience init(location: StoreLocation) throws(StoreError) {
+  convenience init(location: StoreLocation, busyWait: BusyWait = BusyWait()) throws(StoreError) {
     try StoreDatabase.createDirectory(location.dataDirectory)
-    try self.init(databaseURL: location.favoritesDatabase)
+    try self.init(databaseURL: location.favoritesDatabase, busyWait: busyWait)
   }
 
   /// Opens (creating and migrating as needed) the favourites database at `databaseURL`.
-  init(databaseURL: URL) throws(StoreError) {
+  init(databaseURL: URL, busyWait: BusyWait = BusyWait()) throws(StoreError) {
     self.databaseURL = databaseURL.standardizedFileURL
-    let opened = try StoreDatabase.open(self.databaseURL, schema: Self.schema)
+    self.busyWait = busyWait
+    let opened = try StoreDatabase.open(
+      self.databaseURL, schema: Self.schema, busyWait: busyWait)
     pool = opened.writer
     isReadOnly = opened.readOnly
   }

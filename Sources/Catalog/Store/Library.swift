@@ -8,12 +8,15 @@ final class Library: Sendable {
   let databaseURL: URL
   let pool: any DatabaseWriter
   let integrity: IntegrityCheck?
+  /// The lock wait of the favourites file, which the library shares.
+  let busyWait: BusyWait
 
   /// The library in the same file as `favorites`.
   init(favorites: FavoritesStore) {
     databaseURL = favorites.databaseURL
     pool = favorites.pool
     integrity = favorites.integrity
+    busyWait = favorites.busyWait
   }
 
   /// Records a finished download, replacing an earlier one of the same book and format.

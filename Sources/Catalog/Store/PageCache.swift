@@ -15,26 +15,34 @@ final class PageCache: Sendable {
   /// Entries older than this are neither returned nor kept.
   let maxAge: TimeInterval
   let pool: any DatabaseWriter
+  /// How this file's connections wait for another's lock, and how cancelled work stops that.
+  let busyWait: BusyWait
   /// True when the file (or its directory) cannot be written: it is read as it is, and every
   /// write fails with ``StoreError/notWritable(path:)``.
   let isReadOnly: Bool
 
   /// Opens (creating with mode 0700 directories as needed) `<cache>/pages.sqlite`.
   convenience init(
-    location: StoreLocation, maxEntries: Int = 1000, maxAge: TimeInterval = 30 * 86_400
+    location: StoreLocation, maxEntries: Int = 1000, maxAge: TimeInterval = 30 * 86_400,
+    busyWait: BusyWait = BusyWait()
   ) throws(StoreError) {
     try StoreDatabase.createDirectory(location.cacheDirectory)
-    try self.init(databaseURL: location.cacheDatabase, maxEntries: maxEntries, maxAge: maxAge)
+    try self.init(
+      databaseURL: location.cacheDatabase, maxEntries: maxEntries, maxAge: maxAge,
+      busyWait: busyWait)
   }
 
   /// Opens (creating and migrating as needed) the cache database at `databaseURL`.
   init(
-    databaseURL: URL, maxEntries: Int = 1000, maxAge: TimeInterval = 30 * 86_400
+    databaseURL: URL, maxEntries: Int = 1000, maxAge: TimeInterval = 30 * 86_400,
+    busyWait: BusyWait = BusyWait()
   ) throws(StoreError) {
     self.databaseURL = databaseURL.standardizedFileURL
+    self.busyWait = busyWait
     self.maxEntries = max(0, maxEntries)
     self.maxAge = maxAge.isNaN ? 0 : max(0, maxAge)
-    let opened = try StoreDatabase.open(self.databaseURL, schema: Self.schema)
+    let opened = try StoreDatabase.open(
+      self.databaseURL, schema: Self.schema, busyWait: busyWait)
     pool = opened.writer
     isReadOnly = opened.readOnly
   }

@@ -43,7 +43,9 @@ enum StoreDatabase {
 
   /// Opens (creating and migrating as needed) the database at `url`; when the file or its
   /// directory cannot be written, opens it to read only, so what writes nothing still works.
-  static func open(_ url: URL, schema: Schema) throws(StoreError) -> Opened {
+  static func open(_ url: URL, schema: Schema, busyWait: BusyWait) throws(StoreError)
+    -> Opened
+  {
     let url = url.standardizedFileURL
     let path = url.path
     let directory = url.deletingLastPathComponent()
@@ -52,22 +54,27 @@ enum StoreDatabase {
     if !exists(path) {
       // Nothing to read, and nowhere to create it: an empty store that refuses writes.
       guard directoryWritable else {
-        return Opened(writer: try emptyReadOnly(path: path, schema: schema), readOnly: true)
+        return Opened(
+          writer: try emptyReadOnly(path: path, schema: schema, busyWait: busyWait), readOnly: true)
       }
-      try createFresh(at: url, schema: schema)
+      try createFresh(at: url, schema: schema, busyWait: busyWait)
     }
     try checkExisting(path, schema: schema)
     if !directoryWritable || access(path, W_OK) != 0 {
-      return Opened(writer: try openReadOnly(path: path, schema: schema), readOnly: true)
+      return Opened(
+        writer: try openReadOnly(path: path, schema: schema, busyWait: busyWait), readOnly: true)
     }
-    return Opened(writer: try openPool(url, schema: schema), readOnly: false)
+    return Opened(writer: try openPool(url, schema: schema, busyWait: busyWait), readOnly: false)
   }
 
   /// Opens (migrating as needed) the writable database at `url`.
-  static func openPool(_ url: URL, schema: Schema) throws(StoreError) -> DatabasePool {
+  static func openPool(_ url: URL, schema: Schema, busyWait: BusyWait) throws(StoreError)
+    -> DatabasePool
+  {
     let path = url.path
     do {
-      let pool = try DatabasePool(path: path, configuration: configuration(schema))
+      let pool = try DatabasePool(
+        path: path, configuration: configuration(schema, busyWait: busyWait))
       try checkOwnership(pool, schema: schema, path: path)
       try schema.migrator().migrate(pool)
       return pool
@@ -95,10 +102,11 @@ enum StoreDatabase {
   /// SQLite reads a WAL database only where it can create the `-shm` file, unless the file is
   /// opened as immutable; so a file closed cleanly (no WAL left) is opened immutable, and one
   /// whose WAL is still there (its last writer was killed) is read through that WAL.
-  private static func openReadOnly(path: String, schema: Schema) throws(StoreError)
+  private static func openReadOnly(path: String, schema: Schema, busyWait: BusyWait)
+    throws(StoreError)
     -> DatabaseQueue
   {
-    var configuration = configuration(schema)
+    var configuration = configuration(schema, busyWait: busyWait)
     configuration.readonly = true
     let wal = (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size]) as? Int
     let target: String
@@ -128,17 +136,19 @@ enum StoreDatabase {
   /// and cannot be written. It is built in a temporary file, then opened to read only and
   /// unlinked at once (the open connection keeps it; nothing is left behind). Not in memory:
   /// SQLite cannot open an in-memory database read-only, and GRDB resets `query_only`.
-  private static func emptyReadOnly(path: String, schema: Schema) throws(StoreError)
+  private static func emptyReadOnly(path: String, schema: Schema, busyWait: BusyWait)
+    throws(StoreError)
     -> DatabaseQueue
   {
     let temporary = FileManager.default.temporaryDirectory
       .appendingPathComponent("gutenberg-empty-\(UUID().uuidString).sqlite").path
     defer { unlink(temporary) }
     do {
-      let builder = try DatabaseQueue(path: temporary, configuration: configuration(schema))
+      let builder = try DatabaseQueue(
+        path: temporary, configuration: configuration(schema, busyWait: busyWait))
       try schema.migrator().migrate(builder)
       try builder.close()
-      var configuration = configuration(schema)
+      var configuration = configuration(schema, busyWait: busyWait)
       configuration.readonly = true
       return try DatabaseQueue(path: temporary, configuration: configuration)
     } catch {
@@ -194,12 +204,12 @@ enum StoreDatabase {
     String(cString: strerror(code))
   }
 
-  private static func configuration(_ schema: Schema) -> Configuration {
+  private static func configuration(_ schema: Schema, busyWait: BusyWait) -> Configuration {
     var configuration = Configuration()
     configuration.label = "gutenberg.\(schema.name)"
     // Another connection or process may hold the write lock; wait for it rather than fail,
     // but stop waiting when the user cancels (Ctrl-C): see `BusyWait`.
-    configuration.busyMode = .callback(BusyWait.shouldRetry)
+    configuration.busyMode = .callback(busyWait.shouldRetry)
     let durable = schema.durable
     configuration.prepareDatabase { db in
       if durable { try db.execute(sql: "PRAGMA synchronous = FULL") }
@@ -208,7 +218,9 @@ enum StoreDatabase {
   }
 
   /// Builds and migrates the database under a temporary name, then links it into place.
-  private static func createFresh(at url: URL, schema: Schema) throws(StoreError) {
+  private static func createFresh(at url: URL, schema: Schema, busyWait: BusyWait)
+    throws(StoreError)
+  {
     let path = url.path
     let temporary =
       url.deletingLastPathComponent()
@@ -217,7 +229,7 @@ enum StoreDatabase {
       for suffix in ["", "-wal", "-shm", "-journal"] { unlink(temporary + suffix) }
     }
     do {
-      var configuration = configuration(schema)
+      var configuration = configuration(schema, busyWait: busyWait)
       configuration.journalMode = .wal
       let queue = try DatabaseQueue(path: temporary, configuration: configuration)
       try schema.migrator().migrate(queue)
