@@ -24,11 +24,11 @@ final class StoreFeed: Sendable {
 
   private let state = Mutex(State())
   /// Starts watching when the first subscriber arrives, stops after the last leaves.
-  private let startWatching: @Sendable (StoreFeed) -> (@Sendable () -> Void)?
+  private let startWatching: @Sendable (StoreFeed) -> @Sendable () -> Void
   private let stopWatching = Mutex<(@Sendable () -> Void)?>(nil)
 
   /// A feed whose watching is started by `startWatching` (which returns how to stop it).
-  init(startWatching: @escaping @Sendable (StoreFeed) -> (@Sendable () -> Void)?) {
+  init(startWatching: @escaping @Sendable (StoreFeed) -> @Sendable () -> Void) {
     self.startWatching = startWatching
   }
 
@@ -49,7 +49,8 @@ final class StoreFeed: Sendable {
       }
       return (state.nextID, state.subscribers.count == 1)
     }
-    if first, let stop = startWatching(self) {
+    if first {
+      let stop = startWatching(self)
       stopWatching.withLock { $0 = stop }
     }
     return ObservationToken { [weak self] in self?.unsubscribe(id) }
@@ -100,9 +101,6 @@ final class StoreFeed: Sendable {
       return stop
     }?()
   }
-
-  /// Whether anyone listens (then the store is watched).
-  var isWatched: Bool { state.withLock { !$0.subscribers.isEmpty } }
 
   private func deliver() async {
     let (change, generation, subscribers) = state.withLock { state in

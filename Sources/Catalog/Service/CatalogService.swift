@@ -40,8 +40,6 @@ public final class CatalogService: Sendable {
   /// Why the page cache could not be opened, nil when it is open or was not asked for.
   public let cacheProblem: StoreError?
   let now: @Sendable () -> Date
-  /// The clock the service waits on (the poll for other processes' changes).
-  let clock: any Clock<Duration>
   /// The changes of the stores, for ``observeChanges(_:)``.
   let feed: StoreFeed
   /// How often another process's commits are looked for while someone observes.
@@ -73,7 +71,6 @@ public final class CatalogService: Sendable {
     self.network = NetworkMonitor(mode == .localOnly ? .localOnly : .unknown)
     self.cacheProblem = cacheProblem
     self.now = now
-    self.clock = clock
     feed = StoreFeed { feed in
       CatalogService.startWatching(
         favorites: favorites, cache: cache, clock: clock, interval: Self.changePollInterval,

@@ -161,13 +161,10 @@ public final class BrowserViewModel {
     // A store that cannot be read now keeps the flags as they were; the next action that
     // needs the store reports the problem.
     guard let favorites = try? await service.favoriteIDs(among: ids) else { return }
-    let flags = current.items.map { favorites.contains($0.book.id) }
-    guard flags != current.items.map(\.isFavorite) else { return }
-    state.update { state in
-      for index in state.items.indices {
-        state.items[index].isFavorite = favorites.contains(state.items[index].book.id)
-      }
-    }
+    var items = current.items
+    for index in items.indices { items[index].isFavorite = favorites.contains(items[index].id) }
+    guard items != current.items else { return }
+    state.update { $0.items = items }
   }
 
   /// Clears a failed state back to what is on screen.

@@ -39,8 +39,6 @@ public final class FavoritesViewModel {
   private let state: ObservableState<State>
   /// The subscription to the store's changes (favourites changed anywhere are listed again).
   private var changes: ObservationToken?
-  /// Whether the list has been read at least once (before that there is nothing to update).
-  private var hasLoaded = false
 
   /// A favourites view model over `service`, listing in `order`.
   public init(service: CatalogService, order: FavoriteOrder = .newest) {
@@ -58,7 +56,8 @@ public final class FavoritesViewModel {
   /// The store announced a change to the favourites: the page on screen is read again (the
   /// notice of an earlier action goes with the list it described).
   private func favoritesChanged() async {
-    guard hasLoaded else { return }
+    // Before the list was first read there is nothing on screen to update.
+    guard current.load != .idle else { return }
     await reload()
   }
 
@@ -75,7 +74,6 @@ public final class FavoritesViewModel {
   /// Reads the current page of favourites from the store. The notice of an earlier action goes
   /// (it said what that action did; shown again it would look like news).
   public func reload() async {
-    hasLoaded = true
     do {
       let loaded = try await service.favoritesPage(
         order: current.order, page: current.page, pageSize: Self.pageSize)
