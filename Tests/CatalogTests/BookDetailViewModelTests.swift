@@ -1,11 +1,12 @@
 import Foundation
 import Gutendex
+import TestSupport
 import Testing
 
 @testable import Catalog
 
 @MainActor
-@Suite("BookDetailViewModel", .timeLimit(.minutes(1)))
+@Suite("BookDetailViewModel")
 struct BookDetailViewModelTests {
   let local = CatalogFixtures.made(4)
 
@@ -157,10 +158,10 @@ struct BookDetailViewModelTests {
     await model.load(id: 84)
     harness.server.hold { $0.path.hasSuffix("/2701") }
     let load = Task { await model.load(id: 2701) }
-    _ = await harness.server.waitForRequest { $0.path.hasSuffix("/2701") }
+    _ = try await harness.server.waitForRequest { $0.path.hasSuffix("/2701") }
     #expect(model.current.load == .loading)
     load.cancel()
-    await load.value
+    try await Awaiting.value("the cancelled load to end") { await load.value }
     #expect(model.current.load == .loaded(.network))
     #expect(model.current.book?.id == 84)
   }

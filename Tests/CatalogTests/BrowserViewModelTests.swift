@@ -11,7 +11,7 @@ let plainPageTwo: @Sendable (URL) -> Bool = { url in
 }
 
 @MainActor
-@Suite("BrowserViewModel: loading and navigation", .timeLimit(.minutes(1)))
+@Suite("BrowserViewModel: loading and navigation")
 struct BrowserViewModelTests {
   let harness: CatalogHarness
   let catalogue: [Book]
@@ -184,25 +184,25 @@ struct BrowserViewModelTests {
     #expect(model.current.network == .online)
   }
 
-  @Test func cancellingANextInFlightRestoresThePreviousState() async {
+  @Test func cancellingANextInFlightRestoresThePreviousState() async throws {
     let model = model()
     await model.load()
     let before = model.current
     harness.server.hold(where: plainPageTwo)
     let next = Task { await model.next() }
-    await harness.server.waitForPage(2)
+    try await harness.server.waitForPage(2)
     #expect(model.current.load == .loading)
     next.cancel()
-    await next.value
+    try await Awaiting.value("the cancelled next() to end") { await next.value }
     #expect(model.current.load == .loaded(.network))
     #expect(model.current.items == before.items)
     #expect(model.current.page == 1)
-    _ = await harness.server.waitForCancellation(where: plainPageTwo)
+    _ = try await harness.server.waitForCancellation(where: plainPageTwo)
   }
 }
 
 @MainActor
-@Suite("BrowserViewModel: prefetch", .timeLimit(.minutes(1)))
+@Suite("BrowserViewModel: prefetch")
 struct BrowserPrefetchTests {
   let harness: CatalogHarness
 
@@ -210,16 +210,16 @@ struct BrowserPrefetchTests {
     harness = try CatalogHarness()
   }
 
-  @Test func theNextPageIsFetchedInTheBackgroundAndNextUsesIt() async {
+  @Test func theNextPageIsFetchedInTheBackgroundAndNextUsesIt() async throws {
     let model = BrowserViewModel(service: harness.service)
     harness.server.hold(where: plainPageTwo)
     await model.load()
     #expect(model.isPrefetching)
     // The background request arrives before next() is called.
-    await harness.server.waitForPage(2)
+    try await harness.server.waitForPage(2)
     #expect(harness.server.pagesRequested == [1, 2])
     harness.server.release()
-    await model.waitForPrefetch()
+    try await Awaiting.value("the released prefetch to finish") { await model.waitForPrefetch() }
 
     await model.next()
     #expect(model.current.page == 2)
@@ -229,15 +229,15 @@ struct BrowserPrefetchTests {
     #expect(harness.server.pagesRequested == [1, 2, 3], "page 2 was asked for once")
   }
 
-  @Test func nextWhileThePrefetchIsInFlightWaitsForItInsteadOfAskingAgain() async {
+  @Test func nextWhileThePrefetchIsInFlightWaitsForItInsteadOfAskingAgain() async throws {
     let model = BrowserViewModel(service: harness.service)
     harness.server.hold(where: plainPageTwo)
     await model.load()
-    await harness.server.waitForPage(2)
+    try await harness.server.waitForPage(2)
     let next = Task { await model.next() }
-    await waitUntil(model.observe) { $0.load == .loading }
+    try await waitUntil(model.observe) { $0.load == .loading }
     harness.server.release()
-    await next.value
+    try await Awaiting.value("next() to end once the prefetch is answered") { await next.value }
     #expect(model.current.page == 2)
     #expect(harness.server.pagesRequested.filter { $0 == 2 }.count == 1)
   }
@@ -249,27 +249,31 @@ struct BrowserPrefetchTests {
     #expect(harness.server.pagesRequested == [3])
   }
 
-  @Test func theDelayIsHonouredThroughTheInjectedSleep() async {
+  @Test func theDelayIsHonouredThroughTheInjectedSleep() async throws {
     let gate = SleepGate()
     let model = BrowserViewModel(
       service: harness.service, prefetchDelay: .seconds(2), sleep: gate.sleep)
     await model.load()
-    await gate.waitForSleeps(1)
+    try await gate.waitForSleeps(1)
     #expect(gate.requested == [.seconds(2)])
     #expect(harness.server.pagesRequested == [1], "nothing is fetched before the delay")
     gate.open()
-    await model.waitForPrefetch()
+    try await Awaiting.value("the prefetch to finish once its delay is over") {
+      await model.waitForPrefetch()
+    }
     #expect(harness.server.pagesRequested == [1, 2])
   }
 
-  @Test func nextDuringThePrefetchDelayFetchesAtOnceInsteadOfWaitingOutTheDelay() async {
+  @Test func nextDuringThePrefetchDelayFetchesAtOnceInsteadOfWaitingOutTheDelay() async throws {
     let gate = SleepGate()
     let model = BrowserViewModel(
       service: harness.service, prefetchDelay: .seconds(30), sleep: gate.sleep)
     await model.load()
-    await gate.waitForSleeps(1)
+    try await gate.waitForSleeps(1)
     // The gate stays shut: if next() waited for the delayed prefetch it would never return.
-    await model.next()
+    try await Awaiting.value("next() to return while the prefetch delay lasts") {
+      await model.next()
+    }
     #expect(model.current.page == 2)
     #expect(model.current.load == .loaded(.network))
     #expect(harness.server.pagesRequested.prefix(2) == [1, 2])
@@ -301,13 +305,13 @@ struct BrowserPrefetchTests {
     withExtendedLifetime(token) {}
   }
 
-  @Test func setQueryCancelsTheStalePrefetch() async {
+  @Test func setQueryCancelsTheStalePrefetch() async throws {
     let model = BrowserViewModel(service: harness.service)
     harness.server.hold(where: plainPageTwo)
     await model.load()
-    let stale = await harness.server.waitForRequest(where: plainPageTwo)
+    let stale = try await harness.server.waitForRequest(where: plainPageTwo)
     await model.setQuery(BookQuery(search: "the"))
-    let cancelled = await harness.server.waitForCancellation(where: plainPageTwo)
+    let cancelled = try await harness.server.waitForCancellation(where: plainPageTwo)
     #expect(cancelled == stale)
     #expect(model.current.query.search == "the")
     #expect(model.current.page == 1)
@@ -318,38 +322,38 @@ struct BrowserPrefetchTests {
     #expect(searched.map { GutendexDouble.page(of: $0) } == [1, 2])
   }
 
-  @Test func cancellingANextThatWaitsForThePrefetchRestoresThePreviousState() async {
+  @Test func cancellingANextThatWaitsForThePrefetchRestoresThePreviousState() async throws {
     let model = BrowserViewModel(service: harness.service)
     harness.server.hold(where: plainPageTwo)
     await model.load()
     let before = model.current
-    await harness.server.waitForPage(2)
+    try await harness.server.waitForPage(2)
     let next = Task { await model.next() }
-    await waitUntil(model.observe) { $0.load == .loading }
+    try await waitUntil(model.observe) { $0.load == .loading }
     next.cancel()
-    await next.value
+    try await Awaiting.value("the cancelled next() to end") { await next.value }
     #expect(model.current.load == .loaded(.network))
     #expect(model.current.items == before.items)
     #expect(model.current.page == 1)
-    _ = await harness.server.waitForCancellation(where: plainPageTwo)
+    _ = try await harness.server.waitForCancellation(where: plainPageTwo)
   }
 
-  @Test func droppingTheViewModelCancelsItsPrefetch() async {
+  @Test func droppingTheViewModelCancelsItsPrefetch() async throws {
     harness.server.hold(where: plainPageTwo)
     weak var weakModel: BrowserViewModel?
     do {
       let model = BrowserViewModel(service: harness.service)
       weakModel = model
       await model.load()
-      await harness.server.waitForPage(2)
+      try await harness.server.waitForPage(2)
     }
     #expect(weakModel == nil)
-    _ = await harness.server.waitForCancellation(where: plainPageTwo)
+    _ = try await harness.server.waitForCancellation(where: plainPageTwo)
   }
 }
 
 @MainActor
-@Suite("BrowserViewModel: favourites", .timeLimit(.minutes(1)))
+@Suite("BrowserViewModel: favourites")
 struct BrowserFavoritesTests {
   let harness: CatalogHarness
   let model: BrowserViewModel
@@ -416,10 +420,10 @@ struct BrowserFavoritesTests {
     let book = model.current.items[4].book
     #expect(model.current.items[4].isFavorite == false)
     _ = try harness.reopenFavorites().add(book)
-    await waitUntil(model.observe) { $0.items[4].isFavorite }
+    try await waitUntil(model.observe) { $0.items[4].isFavorite }
     #expect(model.current.items[4].isFavorite)
     _ = try harness.reopenFavorites().remove(id: book.id)
-    await waitUntil(model.observe) { !$0.items[4].isFavorite }
+    try await waitUntil(model.observe) { !$0.items[4].isFavorite }
     #expect(model.current.items.filter(\.isFavorite).isEmpty)
   }
 

@@ -6,7 +6,7 @@ import Testing
 @testable import Catalog
 
 /// `CatalogService.pages`: the walk over a whole listing that `gutenberg list --all` uses.
-@Suite(.timeLimit(.minutes(1)))
+@Suite
 struct CatalogPagesTests {
   @Test func walksEveryPageOnceInOrder() async throws {
     let harness = try CatalogHarness()

@@ -5,7 +5,7 @@ import Testing
 
 @testable import Catalog
 
-@Suite("CatalogService: pages, fallbacks, network state", .timeLimit(.minutes(1)))
+@Suite("CatalogService: pages, fallbacks, network state")
 struct CatalogServiceTests {
   @Test func aLivePageIsShownAndStoredInTheCache() async throws {
     let harness = try CatalogHarness()
@@ -229,7 +229,7 @@ struct CatalogServiceTests {
   }
 }
 
-@Suite("CatalogService: books, refresh, probe", .timeLimit(.minutes(1)))
+@Suite("CatalogService: books, refresh, probe")
 struct CatalogServiceBookTests {
   @Test func aBookComesLiveWhenTheServerAnswers() async throws {
     let harness = try CatalogHarness()

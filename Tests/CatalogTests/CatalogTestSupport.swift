@@ -142,7 +142,7 @@ final class SleepGate: Sendable {
     var sleepers: [Int: CheckedContinuation<Void, any Error>] = [:]
     var cancelledEarly: Set<Int> = []
     var next = 0
-    var arrivals: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+    var arrivals: [(count: Int, resume: @Sendable (Bool) -> Void)] = []
   }
 
   private let state = Mutex(State())
@@ -160,15 +160,17 @@ final class SleepGate: Sendable {
     for sleeper in sleepers { sleeper.resume() }
   }
 
-  /// Waits until `count` sleeps have been asked for.
-  func waitForSleeps(_ count: Int) async {
-    await withCheckedContinuation { continuation in
+  /// Waits until `count` sleeps have been asked for; throws an `AwaitTimeout` if they have
+  /// not by `Awaiting.standard`.
+  func waitForSleeps(_ count: Int, file: String = #fileID, line: Int = #line) async throws {
+    _ = try await Awaiting.event("\(count) sleeps to be asked for", file: file, line: line) {
+      resume in
       let done = state.withLock { state in
         if state.requested.count >= count { return true }
-        state.arrivals.append((count, continuation))
+        state.arrivals.append((count, resume))
         return false
       }
-      if done { continuation.resume() }
+      if done { resume(true) }
     }
   }
 
@@ -182,15 +184,15 @@ final class SleepGate: Sendable {
       state.requested.append(duration)
       state.next += 1
       let count = state.requested.count
-      var ready: [CheckedContinuation<Void, Never>] = []
+      var ready: [@Sendable (Bool) -> Void] = []
       state.arrivals.removeAll { arrival in
         guard arrival.count <= count else { return false }
-        ready.append(arrival.continuation)
+        ready.append(arrival.resume)
         return true
       }
       return (state.next, state.isOpen, ready)
     }
-    for continuation in ready { continuation.resume() }
+    for resume in ready { resume(true) }
     if isOpen { return }
     try await withTaskCancellationHandler {
       try await withCheckedThrowingContinuation {
@@ -224,34 +226,41 @@ final class SleepGate: Sendable {
 /// Resumes once, when an observed state first satisfies a condition.
 @MainActor
 final class Arrival {
-  private var continuation: CheckedContinuation<Void, Never>?
+  private var resume: (@Sendable (Bool) -> Void)?
   var token: ObservationToken?
 
-  init(_ continuation: CheckedContinuation<Void, Never>) {
-    self.continuation = continuation
+  init(_ resume: @escaping @Sendable (Bool) -> Void) {
+    self.resume = resume
   }
 
-  var isDone: Bool { continuation == nil }
+  var isDone: Bool { resume == nil }
 
   func arrive() {
-    continuation?.resume()
-    continuation = nil
+    resume?(true)
+    resume = nil
     token = nil
   }
 }
 
-/// Waits until `observe` delivers a state for which `condition` holds (at once if it does now).
+/// Waits until `observe` delivers a state for which `condition` holds (at once if it does now);
+/// throws an `AwaitTimeout` if none has by `Awaiting.standard`.
 @MainActor
 func waitUntil<State: Sendable>(
+  file: String = #fileID, line: Int = #line,
   _ observe: (@escaping @MainActor @Sendable (State) -> Void) -> ObservationToken,
   _ condition: @escaping @MainActor @Sendable (State) -> Bool
-) async {
-  await withCheckedContinuation { continuation in
-    let arrival = Arrival(continuation)
+) async throws {
+  var arrival: Arrival?
+  _ = try await Awaiting.event("an observed state to hold", file: file, line: line) { resume in
+    let waiting = Arrival(resume)
     let token = observe { state in
-      if condition(state) { arrival.arrive() }
+      if condition(state) { waiting.arrive() }
     }
     // Already there: the first delivery resumed it, and the token must go too.
-    if arrival.isDone { token.cancel() } else { arrival.token = token }
+    if waiting.isDone { token.cancel() } else { waiting.token = token }
+    arrival = waiting
   }
+  // Past the deadline the observation is still registered: end it.
+  arrival?.token?.cancel()
+  arrival?.token = nil
 }

@@ -5,7 +5,7 @@ import Testing
 @testable import Catalog
 
 @MainActor
-@Suite("FavoritesViewModel", .timeLimit(.minutes(1)))
+@Suite("FavoritesViewModel")
 struct FavoritesViewModelTests {
   let harness: CatalogHarness
   let books: [Book]

@@ -7,7 +7,7 @@ import Testing
 /// The states an observer of the browser receives, in order, for the actions the terminal
 /// front performs: what the session draws is exactly this sequence.
 @MainActor
-@Suite("BrowserViewModel: observed state sequences", .timeLimit(.minutes(1)))
+@Suite("BrowserViewModel: observed state sequences")
 struct ObservedSequenceTests {
   let harness: CatalogHarness
   let catalogue: [Book]

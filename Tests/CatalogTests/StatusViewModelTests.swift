@@ -5,7 +5,7 @@ import Testing
 @testable import Catalog
 
 @MainActor
-@Suite("StatusViewModel", .timeLimit(.minutes(1)))
+@Suite("StatusViewModel")
 struct StatusViewModelTests {
   @Test func showsTheFiguresAfterAFewRequests() async throws {
     let harness = try CatalogHarness(localBooks: [])

@@ -20,9 +20,10 @@ extension StoreLockWaitSuites {
         finished.store(true, ordering: .sequentiallyConsistent)
         return now
       }
-      // The toggle is waiting for the lock; the main actor still runs this test's code. Had the
-      // wait blocked the main actor, the sleep below could only end after the toggle did.
-      try await Task.sleep(for: .milliseconds(300))
+      // The busy handler says the toggle is waiting for the lock; the main actor still runs
+      // this test's code. Had the wait blocked the main actor, this test could only go on
+      // after the toggle ended.
+      try await harness.favorites.busyWait.waitBegun()
       #expect(finished.load(ordering: .sequentiallyConsistent) == false)
       lock.unlock()
       #expect(try await toggle.value == true)
@@ -38,7 +39,9 @@ extension StoreLockWaitSuites {
       let toggle = Task(executorPreference: OwnThread.executor()) {
         try await harness.service.toggleFavorite(book)
       }
-      try await Task.sleep(for: .milliseconds(300))
+      // Cancelled only once it really waits for the lock (the busy handler says so): a
+      // cancellation before the wait would be refused whole without testing the interrupt.
+      try await harness.favorites.busyWait.waitBegun()
       let start = ContinuousClock.now
       toggle.cancel()
       let result = await toggle.result

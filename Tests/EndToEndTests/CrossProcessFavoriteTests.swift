@@ -6,7 +6,7 @@ import Testing
 
 /// A favourite added by another `gutenberg` process reaches an open browser without a key:
 /// the store announces other processes' commits, and the session draws the screen again.
-@Suite(.serialized, .ownThread, .timeLimit(.minutes(2)))
+@Suite(.serialized, .ownThread)
 struct CrossProcessFavoriteTests {
   /// The ids of the first page of the embedded catalogue, in order.
   func firstPageIDs(_ app: Gutenberg) async throws -> [Int] {

@@ -129,7 +129,7 @@ struct SyncBinaryTests {
     let app = try Gutenberg()
     defer { app.cleanUp() }
     let child = try app.start(["sync", "--server", url.absoluteString])
-    await signal.waitFor(2)
+    try await signal.waitFor(2)
     child.kill(SIGINT)
     let exit = await child.wait(timeout: .seconds(60))
     signal.releaseHeld()
@@ -197,7 +197,7 @@ struct SyncBinaryTests {
       }
       // 100 new books are 4 pages, then a known page: 5 requests; 6 means "after the last".
       let after = Int.random(in: 1...6, using: &generator)
-      await signal.waitFor(min(after, 5))
+      try await signal.waitFor(min(after, 5))
       if after == 6 {
         // A random moment of the merge and the atomic replacement (0-2 s after the last page).
         try await Task.sleep(for: .milliseconds(Int.random(in: 0...2000, using: &generator)))

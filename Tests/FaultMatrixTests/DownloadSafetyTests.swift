@@ -71,9 +71,10 @@ struct DownloadSafetyTests {
     await bench.server.stop()
   }
 
-  /// Waits until `predicate` holds (checked every 20 ms) or 30 s pass; returns whether it held.
+  /// Waits until `predicate` holds (checked every 20 ms) or `Awaiting.standard` passes;
+  /// returns whether it held.
   static func eventually(_ predicate: () -> Bool) async -> Bool {
-    let deadline = ContinuousClock.now + .seconds(30)
+    let deadline = ContinuousClock.now + Awaiting.standard
     while !predicate() {
       if ContinuousClock.now > deadline { return false }
       try? await Task.sleep(for: .milliseconds(20))
@@ -94,11 +95,16 @@ struct DownloadSafetyTests {
     try await Self.with { bench in
       let size = 1_000_000
       try BookFiles.serve84(on: bench.server, epubSize: size)
-      bench.server.faults = FaultPlan(stallMidBody: true)
-      // The first gives up 10 s into the stall. Until then the test must have seen its part
-      // and lock, and started the second and seen it wait: a few seconds of process starts
-      // on a loaded machine (the suites run in parallel), so not much shorter.
-      let first = try bench.start(["--timeout", "10"])
+      // The stall is the first get's alone (its redirect and its file request): the second's
+      // request, whenever it comes, is answered whole. With the plan switched off by the test
+      // instead, a first that gave up before the switch let the second resume into the stall
+      // too ("127.0.0.1 sent nothing for 30 s; 750000 bytes received so far", on a busy
+      // machine).
+      bench.server.faults = FaultPlan(stallMidBody: true, remainingRequests: 2)
+      // The first gives up 60 s into the stall. Until then the test must have seen its part
+      // and lock, and started the second and seen it wait: process starts that take seconds
+      // each on a loaded machine (the suites run in parallel), so generous.
+      let first = try bench.start(["--timeout", "60"])
       #expect(await Self.eventually { bench.size(bench.part) == size / 2 })
       #expect(
         (try? String(contentsOf: bench.lock, encoding: .utf8)) == "\(first.pid)\n",
@@ -108,7 +114,6 @@ struct DownloadSafetyTests {
       let note = "note: waiting for process \(first.pid), which is downloading \(Self.name)"
       #expect(await Self.eventually { Self.errorText(second).contains(note) })
       #expect(bench.server.fileRangeHeaders.count == 1, "the waiter sent nothing")
-      bench.server.faults = .none
 
       let firstExit = await first.wait(timeout: .seconds(60))
       #expect(firstExit.code == 69, "\(Self.errorText(first))")

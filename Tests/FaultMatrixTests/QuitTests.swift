@@ -7,7 +7,7 @@ import Testing
 /// Ctrl-C twice at the browser's idle prompt quits by returning through the main loop: exit
 /// 130, and the stores closed on the way out (SQLite removed its WAL), not `exit()` from the
 /// signal's queue with the databases still open.
-@Suite(.serialized, .ownThread, .timeLimit(.minutes(2)))
+@Suite(.serialized, .ownThread)
 struct QuitTests {
   @Test func ctrlCTwiceAtThePromptQuitsWith130AndClosesTheStores() async throws {
     let app = try Gutenberg()

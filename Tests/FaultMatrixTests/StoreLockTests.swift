@@ -19,9 +19,20 @@ struct StoreLockTests {
     return false
   }
 
+  /// Polls `file` until the binary has written a line to it (`GUTENBERG_TEST_LOCK_WAIT_LOG`:
+  /// a lock wait began); throws an `AwaitTimeout` if none has by `Awaiting.standard`.
+  static func waitForLockWait(_ file: URL, _ child: ChildProcess) async throws {
+    try await Awaiting.condition(
+      "the browser's toggle to wait for the lock (a line in \(file.lastPathComponent))"
+    ) { (try? Data(contentsOf: file))?.contains(UInt8(ascii: "\n")) == true }
+  }
+
   @Test func ctrlCEndsAWaitForALockedDatabaseAndThePromptGoesOn() async throws {
-    let app = try Gutenberg()
+    var app = try Gutenberg()
     defer { app.cleanUp() }
+    let waits = app.root.appendingPathComponent("lock-waits.log")
+    #expect(FileManager.default.createFile(atPath: waits.path, contents: nil))
+    app.extraEnvironment["GUTENBERG_TEST_LOCK_WAIT_LOG"] = waits.path
     // Create the favourites database, then start the browser on the embedded catalogue.
     let first = try await app.run(["favorites", "list", "--source", "embedded"])
     #expect(first.status == 0, "\(first)")
@@ -31,8 +42,9 @@ struct StoreLockTests {
     let lock = try DatabaseLock(
       path: app.dataDirectory.appendingPathComponent("favorites.sqlite").path)
     await child.send("f 1")
-    // The toggle is now waiting for the lock (it would wait up to 30 s).
-    try await Task.sleep(for: .milliseconds(500))
+    // The binary's busy handler says the toggle is now waiting for the lock (it would wait up
+    // to 30 s); Ctrl-C before the wait would test nothing.
+    try await Self.waitForLockWait(waits, child)
     #expect(!child.stdoutText.contains("Added to favourites"))
     let pressed = ContinuousClock.now
     child.kill(SIGINT)

@@ -1,10 +1,11 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import Gutendex
 
 /// Each status and transport failure becomes the right ``GutendexError``, with its message.
-@Suite(.timeLimit(.minutes(1))) struct ClientStatusTests {
+@Suite struct ClientStatusTests {
   let url84 = URL(string: "https://books.example/books/84/")!
   let pageURL = URL(string: "https://books.example/books/?page=99")!
 
@@ -304,7 +305,9 @@ import Testing
   @Test func aTransportThatNeverAnswersTimesOut() async throws {
     let mock = MockTransport.sequence([.hang])
     let error = try #require(
-      await caught { try await Fake.client(mock, timeout: .milliseconds(50)).book(id: 84) })
+      try await Awaiting.value("the client's 50 ms timeout to end a hanging request") {
+        await caught { try await Fake.client(mock, timeout: .milliseconds(50)).book(id: 84) }
+      })
     #expect(error == .timedOut(url: url84, after: .milliseconds(50)))
     #expect(
       error.description
@@ -316,7 +319,9 @@ import Testing
     let mock = MockTransport.sequence([.unresponsive])
     defer { mock.release() }
     let error = try #require(
-      await caught { try await Fake.client(mock, timeout: .milliseconds(50)).book(id: 84) })
+      try await Awaiting.value("the client's 50 ms timeout to end a stuck request") {
+        await caught { try await Fake.client(mock, timeout: .milliseconds(50)).book(id: 84) }
+      })
     #expect(error == .timedOut(url: url84, after: .milliseconds(50)))
   }
 
@@ -326,9 +331,9 @@ import Testing
     defer { mock.release() }
     let client = Fake.client(mock)
     let task = Task { await caught { try await client.book(id: 84) } }
-    await mock.waitForRequests(1)
+    try await mock.waitForRequests(1)
     task.cancel()
-    let error = await task.value
+    let error = try await Awaiting.value("the cancelled request to end") { await task.value }
     #expect(error == .cancelled(url: url84))
     #expect(mock.count == 1)
   }
@@ -340,7 +345,9 @@ import Testing
       withUnsafeCurrentTask { $0?.cancel() }
       return await caught { try await client.book(id: 84) }
     }
-    #expect(await task.value == .cancelled(url: url84))
+    #expect(
+      try await Awaiting.value("the cancelled call to end") { await task.value }
+        == .cancelled(url: url84))
     #expect(mock.count == 0)
   }
 
@@ -367,8 +374,10 @@ import Testing
   @Test func observerSeesATimeout() async throws {
     let events = Recorder<RequestEvent>()
     let mock = MockTransport.sequence([.hang])
-    _ = await caught {
-      try await Fake.client(mock, timeout: .milliseconds(20), events: events).book(id: 84)
+    _ = try await Awaiting.value("the client's 20 ms timeout to end a hanging request") {
+      await caught {
+        try await Fake.client(mock, timeout: .milliseconds(20), events: events).book(id: 84)
+      }
     }
     #expect(events.all.map(\.error) == [.timedOut(url: url84, after: .milliseconds(20))])
     #expect(events.all.map(\.status) == [nil])

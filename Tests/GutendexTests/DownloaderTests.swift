@@ -1,5 +1,6 @@
 import Foundation
 import GutendexServer
+import TestSupport
 import TestTraits
 import Testing
 
@@ -307,7 +308,7 @@ struct DownloaderTests {
     let task = Task {
       try await quickDownloader().download(from: bench.fileURL("f.txt"), to: bench.destination())
     }
-    try await waitFor {
+    try await waitFor("the part file to hold the first 50,000 bytes") {
       (try? FileManager.default.attributesOfItem(
         atPath: bench.destination().path + ".part")[.size] as? Int) == 50_000
     }
@@ -369,14 +370,11 @@ struct DownloaderTests {
   }
 }
 
-/// Polls `condition` until it holds (at most 30 s, so a broken test ends).
-func waitFor(_ condition: @Sendable () -> Bool) async throws {
-  let deadline = ContinuousClock.now + .seconds(30)
-  while !condition() {
-    guard ContinuousClock.now < deadline else {
-      Issue.record("condition not met within 30 s")
-      return
-    }
-    try await Task.sleep(for: .milliseconds(20))
-  }
+/// Polls `condition` until it holds; throws an `AwaitTimeout` naming `what` if it does not by
+/// `Awaiting.standard`, so a broken test ends.
+func waitFor(
+  _ what: String, file: String = #fileID, line: Int = #line,
+  _ condition: @Sendable () -> Bool
+) async throws {
+  try await Awaiting.condition(what, file: file, line: line, condition)
 }

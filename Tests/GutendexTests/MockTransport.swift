@@ -1,6 +1,7 @@
 import Foundation
 import Gutendex
 import Synchronization
+import TestSupport
 
 /// A scripted ``Requestable`` for client tests: answers from presets, records every request.
 ///
@@ -133,10 +134,11 @@ final class MockTransport: Requestable {
     for continuation in parked { continuation.resume() }
   }
 
-  /// Waits (without a deadline; the test's time limit bounds it) until `count` requests arrived.
-  func waitForRequests(_ count: Int) async {
-    while self.count < count {
-      try? await Task.sleep(for: .milliseconds(1))
-    }
+  /// Waits until `count` requests arrived (polling: the mock keeps no waiters); throws an
+  /// `AwaitTimeout` if they have not by `Awaiting.standard`.
+  func waitForRequests(_ count: Int, file: String = #fileID, line: Int = #line) async throws {
+    try await Awaiting.condition(
+      "\(count) requests to reach the mock", file: file, line: line
+    ) { self.count >= count }
   }
 }

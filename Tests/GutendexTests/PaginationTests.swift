@@ -1,10 +1,11 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import Gutendex
 
 /// `pages` and `books` follow `next` to the end, safely, on the configured server.
-@Suite(.timeLimit(.minutes(1))) struct PaginationTests {
+@Suite struct PaginationTests {
   /// Pages keyed by their `page` parameter (absent = 1), like a real server.
   static func server(_ pages: [Int: String]) -> MockTransport {
     MockTransport.routing { request in
@@ -182,7 +183,9 @@ import Testing
         return (seen, error as? GutendexError)
       }
     }
-    let (seen, error) = await task.value
+    let (seen, error) = try await Awaiting.value("the paging cancelled by itself to end") {
+      await task.value
+    }
     #expect(seen == 1)
     #expect(
       error == .cancelled(url: try #require(URL(string: "https://books.example/books/?page=2"))))
@@ -203,9 +206,9 @@ import Testing
         return (seen, error as? GutendexError)
       }
     }
-    await mock.waitForRequests(2)
+    try await mock.waitForRequests(2)
     task.cancel()
-    let (seen, error) = await task.value
+    let (seen, error) = try await Awaiting.value("the cancelled paging to end") { await task.value }
     #expect(seen == 1)
     #expect(
       error == .cancelled(url: try #require(URL(string: "https://books.example/books/?page=2"))))

@@ -4,7 +4,7 @@ import Testing
 @testable import Gutendex
 
 /// Retries are bounded, backed off with jitter, and only for what may succeed next time.
-@Suite(.timeLimit(.minutes(1))) struct RetryTests {
+@Suite struct RetryTests {
   let url84 = URL(string: "https://books.example/books/84/")!
   let html503 = MockTransport.Step.text(
     "<html>503</html>", status: 503, headers: ["Content-Type": "text/html"])

@@ -23,7 +23,7 @@ public final class GutendexDouble: Requestable {
   }
 
   private typealias Waiter = (
-    predicate: @Sendable (URL) -> Bool, continuation: CheckedContinuation<URL, Never>
+    predicate: @Sendable (URL) -> Bool, resume: @Sendable (URL) -> Void
   )
 
   private struct Parked {
@@ -93,33 +93,52 @@ public final class GutendexDouble: Requestable {
     for entry in parked { entry.continuation.resume() }
   }
 
-  /// Waits until a request matching `predicate` has arrived (at once if one already has).
-  public func waitForRequest(where predicate: @escaping @Sendable (URL) -> Bool) async -> URL {
-    await withCheckedContinuation { continuation in
+  /// Waits until a request matching `predicate` has arrived (at once if one already has);
+  /// throws an ``AwaitTimeout`` if none has by ``Awaiting/standard``.
+  public func waitForRequest(
+    file: String = #fileID, line: Int = #line,
+    where predicate: @escaping @Sendable (URL) -> Bool
+  ) async throws -> URL {
+    try await Awaiting.event("a request to the fake server", file: file, line: line) { resume in
       let found = state.withLock { state -> URL? in
         if let url = state.requests.first(where: predicate) { return url }
-        state.waiters.append((predicate, continuation))
+        state.waiters.append((predicate, resume))
         return nil
       }
-      if let found { continuation.resume(returning: found) }
+      if let found { resume(found) }
     }
   }
 
-  /// Waits until a held request matching `predicate` has been cancelled by its caller.
-  public func waitForCancellation(where predicate: @escaping @Sendable (URL) -> Bool) async -> URL {
-    await withCheckedContinuation { continuation in
+  /// Waits until a held request matching `predicate` has been cancelled by its caller; throws
+  /// an ``AwaitTimeout`` if none has by ``Awaiting/standard``.
+  public func waitForCancellation(
+    file: String = #fileID, line: Int = #line,
+    where predicate: @escaping @Sendable (URL) -> Bool
+  ) async throws -> URL {
+    try await Awaiting.event(
+      "a held request to be cancelled by its caller", file: file, line: line
+    ) { resume in
       let found = state.withLock { state -> URL? in
         if let url = state.cancelled.first(where: predicate) { return url }
-        state.cancelWaiters.append((predicate, continuation))
+        state.cancelWaiters.append((predicate, resume))
         return nil
       }
-      if let found { continuation.resume(returning: found) }
+      if let found { resume(found) }
     }
   }
 
   /// Waits until a request for page `page` of `/books/` has arrived.
-  public func waitForPage(_ page: Int) async {
-    _ = await waitForRequest { Self.page(of: $0) == page }
+  public func waitForPage(_ page: Int, file: String = #fileID, line: Int = #line) async throws {
+    _ = try await Awaiting.event(
+      "a request for page \(page) to reach the fake server", file: file, line: line
+    ) { resume in
+      let found = state.withLock { state -> URL? in
+        if let url = state.requests.first(where: { Self.page(of: $0) == page }) { return url }
+        state.waiters.append(({ Self.page(of: $0) == page }, resume))
+        return nil
+      }
+      if let found { resume(found) }
+    }
   }
 
   // MARK: - Inspection
@@ -182,10 +201,10 @@ public final class GutendexDouble: Requestable {
     let (ticket, mustHold, fault, scripted, ready) = state.withLock { state in
       let number = state.requests.count
       state.requests.append(url)
-      var ready: [CheckedContinuation<URL, Never>] = []
+      var ready: [@Sendable (URL) -> Void] = []
       state.waiters.removeAll { waiter in
         guard waiter.predicate(url) else { return false }
-        ready.append(waiter.continuation)
+        ready.append(waiter.resume)
         return true
       }
       state.nextTicket += 1
@@ -194,7 +213,7 @@ public final class GutendexDouble: Requestable {
         state.nextTicket, state.hold?(url) ?? false, state.fault?(url, number), scripted, ready
       )
     }
-    for continuation in ready { continuation.resume(returning: url) }
+    for resume in ready { resume(url) }
     if mustHold { try await park(ticket, url: url) }
     switch fault {
     case .unreachable?:
@@ -234,12 +253,12 @@ public final class GutendexDouble: Requestable {
       }
     } onCancel: {
       let (parked, ready) = state.withLock {
-        state -> (Parked?, [CheckedContinuation<URL, Never>]) in
+        state -> (Parked?, [@Sendable (URL) -> Void]) in
         state.cancelled.append(url)
-        var ready: [CheckedContinuation<URL, Never>] = []
+        var ready: [@Sendable (URL) -> Void] = []
         state.cancelWaiters.removeAll { waiter in
           guard waiter.predicate(url) else { return false }
-          ready.append(waiter.continuation)
+          ready.append(waiter.resume)
           return true
         }
         guard let parked = state.parked.removeValue(forKey: ticket) else {
@@ -249,7 +268,7 @@ public final class GutendexDouble: Requestable {
         return (parked, ready)
       }
       parked?.continuation.resume(throwing: CancellationError())
-      for continuation in ready { continuation.resume(returning: url) }
+      for resume in ready { resume(url) }
     }
   }
 

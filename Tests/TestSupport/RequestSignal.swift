@@ -6,7 +6,7 @@ import Synchronization
 /// test can act at an exact point of a client's conversation (kill it after its 7th request).
 public final class RequestSignal: Requestable {
   private let inner: any Requestable
-  private let state = Mutex<(count: Int, waiters: [(Int, CheckedContinuation<Void, Never>)])>(
+  private let state = Mutex<(count: Int, waiters: [(Int, @Sendable (Bool) -> Void)])>(
     (0, []))
   private let held = Mutex<(released: Bool, parked: [CheckedContinuation<Void, Never>])>(
     (false, []))
@@ -33,37 +33,40 @@ public final class RequestSignal: Requestable {
   /// Requests received so far.
   public var count: Int { state.withLock { $0.count } }
 
-  /// Returns once `number` requests have arrived (at once when they already have).
-  public func waitFor(_ number: Int) async {
-    await withCheckedContinuation { continuation in
+  /// Returns once `number` requests have arrived (at once when they already have), or
+  /// throws an ``AwaitTimeout`` if they have not by ``Awaiting/standard``.
+  public func waitFor(_ number: Int, file: String = #fileID, line: Int = #line) async throws {
+    _ = try await Awaiting.event(
+      "request number \(number) to reach the server", file: file, line: line
+    ) { resume in
       let ready = state.withLock { state -> Bool in
         if state.count >= number { return true }
-        state.waiters.append((number, continuation))
+        state.waiters.append((number, resume))
         return false
       }
-      if ready { continuation.resume() }
+      if ready { resume(true) }
     }
   }
 
   /// Wakes every waiter now, whatever the count (the client ended before reaching it).
   public func wakeAll() {
-    let woken = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+    let woken = state.withLock { state -> [@Sendable (Bool) -> Void] in
       defer { state.waiters = [] }
       return state.waiters.map(\.1)
     }
-    for continuation in woken { continuation.resume() }
+    for resume in woken { resume(false) }
   }
 
   /// Counts the request, wakes the waiters it satisfies, then answers it from the handler.
   public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-    let (woken, count) = state.withLock { state -> ([CheckedContinuation<Void, Never>], Int) in
+    let (woken, count) = state.withLock { state -> ([@Sendable (Bool) -> Void], Int) in
       state.count += 1
       let count = state.count
       let ready = state.waiters.filter { $0.0 <= count }.map(\.1)
       state.waiters.removeAll { $0.0 <= count }
       return (ready, count)
     }
-    for continuation in woken { continuation.resume() }
+    for resume in woken { resume(true) }
     if let holdFrom, count >= holdFrom {
       await withCheckedContinuation { continuation in
         let go = held.withLock { state -> Bool in

@@ -13,6 +13,9 @@ import Synchronization
 final class BusyWait: Sendable {
   /// The cancelled store work that has not finished yet.
   private let cancelledRunning = Atomic(0)
+  /// Lock waits begun on this store, and who is told of the next (a test hook: see
+  /// ``onWaitBegun(_:)``).
+  private let begun = Mutex<(count: Int, observers: [@Sendable () -> Void])>((0, []))
 
   /// A lock wait of its own, for one store (or the stores of one service).
   init() {}
@@ -62,9 +65,43 @@ final class BusyWait: Sendable {
   /// One sleep between attempts at the lock.
   static let step: Duration = .milliseconds(10)
 
+  /// Calls `observer` once a lock wait has begun on this store (at once if one already has).
+  ///
+  /// A test hook: proof that work is waiting for another's lock, where a sleep would only
+  /// assume it (on a busy machine the work may not even have started after the sleep).
+  func onWaitBegun(_ observer: @escaping @Sendable () -> Void) {
+    let already = begun.withLock { begun -> Bool in
+      if begun.count > 0 { return true }
+      begun.observers.append(observer)
+      return false
+    }
+    if already { observer() }
+  }
+
+  /// With `GUTENBERG_TEST_LOCK_WAIT_LOG` set (by the tests that run the binary), each lock
+  /// wait that begins appends a line to that file: the same proof as ``onWaitBegun(_:)`` for
+  /// another process.
+  private static let waitLog = ProcessInfo.processInfo.environment[
+    "GUTENBERG_TEST_LOCK_WAIT_LOG"]
+
+  private func waitBegins() {
+    let observers = begun.withLock { begun in
+      begun.count += 1
+      defer { begun.observers = [] }
+      return begun.observers
+    }
+    for observer in observers { observer() }
+    if let path = Self.waitLog, let log = FileHandle(forWritingAtPath: path) {
+      log.seekToEndOfFile()
+      log.write(Data("lock wait \(getpid())\n".utf8))
+      try? log.close()
+    }
+  }
+
   /// Whether to try the lock again after `tries` failed attempts (GRDB's busy callback).
   @Sendable func shouldRetry(_ tries: Int) -> Bool {
     if cancelledRunning.load(ordering: .sequentiallyConsistent) > 0 { return false }
+    if tries == 0 { waitBegins() }
     let waited = Self.step * tries
     guard waited < .seconds(StoreDatabase.busyTimeout) else { return false }
     let (seconds, attoseconds) = Self.step.components

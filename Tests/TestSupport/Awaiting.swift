@@ -1,0 +1,115 @@
+import Dispatch
+import Synchronization
+
+/// What an awaited event did not do in time: says what was awaited and for how long.
+public struct AwaitTimeout: Error, CustomStringConvertible {
+  /// "waited 120 s for …", with the place that waited.
+  public var description: String
+
+  /// A timeout described by `description`.
+  public init(description: String) {
+    self.description = description
+  }
+
+  /// The timeout of a wait for `what` at `file`:`line` that lasted `limit`.
+  init(_ what: String, after limit: Duration, file: String, line: Int) {
+    description = "waited \(limit.components.seconds) s for \(what) (\(file):\(line))"
+  }
+}
+
+/// Deadlines on the events a test awaits, instead of a time limit on the whole test.
+///
+/// Swift Testing's `.timeLimit` starts counting before the test gets a thread: on two busy
+/// cores with every suite started at once, tests spent their whole minute queued and failed
+/// without having run. A deadline here starts when the test begins to wait for one thing (a
+/// request reaching the fake server, a state being observed, a task ending), runs on a
+/// dispatch timer that does not need the cooperative pool, and its failure names that thing.
+/// A test that would hang forever still ends: with an ``AwaitTimeout`` thrown at the wait.
+public enum Awaiting {
+  /// The deadline of an awaited event unless a test says otherwise: generous, because on a
+  /// loaded machine the awaited side may itself wait a long time for a thread.
+  public static let standard: Duration = .seconds(120)
+
+  /// Waits until `register`'s `resume` is called (the first call wins), or throws an
+  /// ``AwaitTimeout`` naming `what` once `limit` has passed. `register` runs once, at once; a
+  /// `resume` called after the deadline does nothing.
+  public static func event<T: Sendable>(
+    _ what: String, within limit: Duration = standard,
+    file: String = #fileID, line: Int = #line,
+    isolation: isolated (any Actor)? = #isolation,
+    _ register: (_ resume: @escaping @Sendable (T) -> Void) -> Void
+  ) async throws -> T {
+    let shot = OneShot<T>()
+    return try await withCheckedThrowingContinuation(isolation: isolation) { continuation in
+      shot.arm(continuation)
+      let seconds = Double(limit.components.seconds)
+      DispatchQueue.global().asyncAfter(deadline: .now() + seconds) {
+        shot.finish(.failure(AwaitTimeout(what, after: limit, file: file, line: line)))
+      }
+      register { value in shot.finish(.success(value)) }
+    }
+  }
+
+  /// Returns once `holds` is true (polled every 10 ms, for state that tells no one when it
+  /// changes: a file's size, another process's output), or throws an ``AwaitTimeout`` naming
+  /// `what` once `limit` has passed.
+  public static func condition(
+    _ what: String, within limit: Duration = standard,
+    file: String = #fileID, line: Int = #line,
+    _ holds: () -> Bool
+  ) async throws {
+    let deadline = ContinuousClock.now + limit
+    while !holds() {
+      guard ContinuousClock.now < deadline else {
+        throw AwaitTimeout(what, after: limit, file: file, line: line)
+      }
+      try await Task.sleep(for: .milliseconds(10))
+    }
+  }
+
+  /// Runs `operation` in a task of its own and returns its result, or cancels it and throws
+  /// an ``AwaitTimeout`` naming `what` once `limit` has passed.
+  public static func value<T: Sendable>(
+    _ what: String, within limit: Duration = standard,
+    file: String = #fileID, line: Int = #line,
+    of operation: sending @escaping @isolated(any) () async throws -> T
+  ) async throws -> T {
+    let task = Task(operation: operation)
+    do {
+      let result = try await event(what, within: limit, file: file, line: line) { resume in
+        Task { resume(await task.result) }
+      }
+      return try result.get()
+    } catch let timeout as AwaitTimeout {
+      task.cancel()
+      throw timeout
+    }
+  }
+}
+
+/// A continuation resumed once, by whichever comes first: the event or its deadline.
+private final class OneShot<T: Sendable>: Sendable {
+  private let slot = Mutex<(CheckedContinuation<T, any Error>?, Result<T, any Error>?)>(
+    (nil, nil))
+
+  func arm(_ continuation: CheckedContinuation<T, any Error>) {
+    // `finish` cannot have run yet (the timer and `register` start after this), but keep the
+    // order honest anyway: an early result is delivered at once.
+    let early = slot.withLock { slot -> Result<T, any Error>? in
+      if let result = slot.1 { return result }
+      slot.0 = continuation
+      return nil
+    }
+    if let early { continuation.resume(with: early) }
+  }
+
+  func finish(_ result: Result<T, any Error>) {
+    let continuation = slot.withLock { slot -> CheckedContinuation<T, any Error>? in
+      guard slot.1 == nil else { return nil }
+      slot.1 = result
+      defer { slot.0 = nil }
+      return slot.0
+    }
+    continuation?.resume(with: result)
+  }
+}
