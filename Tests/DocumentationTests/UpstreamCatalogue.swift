@@ -53,7 +53,7 @@ final class UpstreamCatalogue: Requestable {
   /// Stops the child (SIGTERM, as a user would with Ctrl-C) and waits for it.
   func stop() async {
     process.kill(SIGTERM)
-    _ = await process.wait(timeout: .seconds(30))
+    _ = await process.wait(timeout: .seconds(60))
   }
 
   func send(_ request: HTTPRequest) async throws -> HTTPResponse {

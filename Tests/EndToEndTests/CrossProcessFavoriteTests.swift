@@ -42,7 +42,7 @@ struct CrossProcessFavoriteTests {
     #expect(add.status == 0, "\(add)")
 
     // No line is sent to the browser: the screen comes again by itself, with the star.
-    let starred = await browser.waitForOutput(timeout: .seconds(10)) { output in
+    let starred = await browser.waitForOutput(timeout: .seconds(60)) { output in
       output.components(separatedBy: "all books · page 1 of").count == 3
         && Self.lastRow(of: title, in: output)?.dropFirst(4).first == "*"
     }
@@ -51,14 +51,14 @@ struct CrossProcessFavoriteTests {
     // And the other way: removed elsewhere, the star goes.
     let remove = try await app.run(["favorites", "remove", String(ids[2])])
     #expect(remove.status == 0, "\(remove)")
-    let unstarred = await browser.waitForOutput(timeout: .seconds(10)) { output in
+    let unstarred = await browser.waitForOutput(timeout: .seconds(60)) { output in
       output.components(separatedBy: "all books · page 1 of").count == 4
         && Self.lastRow(of: title, in: output)?.dropFirst(4).first == " "
     }
     #expect(unstarred, "the star stayed after the removal:\n\(browser.stdoutText)")
 
     await browser.send("q")
-    let exit = await browser.wait(timeout: .seconds(30))
+    let exit = await browser.wait(timeout: .seconds(60))
     #expect(exit.code == 0)
   }
 
@@ -76,9 +76,9 @@ struct CrossProcessFavoriteTests {
     let add = try await app.run(["favorites", "add", String(ids[0]), "--source", "embedded"])
     #expect(add.status == 0, "\(add)")
     #expect(
-      await browser.waitForOutput(timeout: .seconds(10)) { $0.contains("Favourite:    yes") },
+      await browser.waitForOutput(timeout: .seconds(60)) { $0.contains("Favourite:    yes") },
       "\(browser.stdoutText)")
     await browser.send("q")
-    #expect(await browser.wait(timeout: .seconds(30)).code == 0)
+    #expect(await browser.wait(timeout: .seconds(60)).code == 0)
   }
 }

@@ -109,7 +109,7 @@ struct SyncBinaryTests {
       $0.contains("Background sync: 100 new books, 0 updated, ")
     }
     await child.send("q")
-    let exit = await child.wait(timeout: .seconds(30))
+    let exit = await child.wait(timeout: .seconds(60))
     let again = try await app.run(["--server", url.absoluteString], input: "q\n")
     let log = try await app.run(["sync", "--log"])
     await server.stop()

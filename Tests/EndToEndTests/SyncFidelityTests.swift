@@ -87,7 +87,7 @@ struct SyncFidelityTests {
     }
     await reference.stop()
     local.kill(SIGTERM)
-    _ = await local.wait(timeout: .seconds(30))
+    _ = await local.wait(timeout: .seconds(60))
 
     #expect(differences.isEmpty, "\(differences.count) differences:\n\(differences.prefix(5))")
     // The queries find books: a suite of empty answers would prove nothing.

@@ -143,14 +143,16 @@ struct DownloadSafetyTests {
     try await Self.with { bench in
       try BookFiles.serve84(on: bench.server, epubSize: 600_000)
       bench.server.faults = FaultPlan(stallMidBody: true)
-      let first = try bench.start()
+      // The first holds its lock until the test kills it: with the default 30 s it could give
+      // up first on a loaded machine, and the second would resume instead of waiting.
+      let first = try bench.start(["--timeout", "600"])
       #expect(await Self.eventually { bench.size(bench.part) == 300_000 })
       let info = try Data(contentsOf: bench.info)
 
       let second = try bench.start()
       #expect(await Self.eventually { Self.errorText(second).contains("note: waiting for") })
       second.kill(SIGINT)
-      let exit = await second.wait(timeout: .seconds(30))
+      let exit = await second.wait(timeout: .seconds(60))
       #expect(exit.code == 130, "\(Self.errorText(second))")
       #expect(
         Self.errorText(second).split(separator: "\n").last
@@ -160,7 +162,7 @@ struct DownloadSafetyTests {
       #expect(bench.server.fileRangeHeaders.count == 1)
       #expect(!FileManager.default.fileExists(atPath: bench.target.path))
       first.kill(SIGKILL)
-      _ = await first.wait(timeout: .seconds(30))
+      _ = await first.wait(timeout: .seconds(60))
     }
   }
 
@@ -255,11 +257,13 @@ struct DownloadSafetyTests {
     func size(_ url: URL) -> Int? {
       (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int
     }
-    let child = try app.start(["get", "84", "--source", "embedded"])
+    // The mirror's death ends the transfer, not a stall timeout that a slow test could let
+    // pass first (a different message).
+    let child = try app.start(["get", "84", "--source", "embedded", "--timeout", "600"])
     child.closeInput()
     #expect(await Self.eventually { size(part) == 400_000 })
     mirror.kill(SIGKILL)
-    _ = await mirror.wait(timeout: .seconds(30))
+    _ = await mirror.wait(timeout: .seconds(60))
     let exit = await child.wait(timeout: .seconds(60))
     let err = Self.errorText(child)
     #expect(exit.code == 69, "\(err)")
@@ -279,7 +283,7 @@ struct DownloadSafetyTests {
       try Data(contentsOf: target) == ServedFile.generatedBytes(offset: 0, count: 800_000))
     #expect(!resumed.err.contains("fetched it again"), "\(resumed)")
     back.kill(SIGTERM)
-    _ = await back.wait(timeout: .seconds(30))
+    _ = await back.wait(timeout: .seconds(60))
   }
 
   // MARK: - Symptom 5: hints repeat the options
@@ -344,7 +348,7 @@ struct DownloadSafetyTests {
         path: bench.app.dataDirectory.appendingPathComponent("favorites.sqlite").path)
       #expect(await Self.eventually { bench.size(bench.target) == size })
       child.kill(SIGKILL)
-      _ = await child.wait(timeout: .seconds(30))
+      _ = await child.wait(timeout: .seconds(60))
       lock.unlock()
       #expect(try await bench.libraryLines().isEmpty, "killed before the row was written")
       bench.server.faults = .none

@@ -22,7 +22,7 @@ struct QuitTests {
     browser.kill(SIGINT)
     #expect(await browser.waitForOutput { $0.contains("(Ctrl-C again to quit, or type q)") })
     browser.kill(SIGINT)
-    let exit = await browser.wait(timeout: .seconds(30))
+    let exit = await browser.wait(timeout: .seconds(60))
 
     #expect(exit.code == 130, "\(browser.stdoutText.suffix(500))")
     let files = try FileManager.default.contentsOfDirectory(atPath: app.dataDirectory.path)

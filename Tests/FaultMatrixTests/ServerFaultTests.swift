@@ -52,15 +52,15 @@ struct ServerFaultTests {
       await child.send("F")
       #expect(await child.waitForOutput { $0.contains("Favourites · 2 books") })
       await child.send("q")
-      let exit = await child.wait(timeout: .seconds(30))
+      let exit = await child.wait(timeout: .seconds(60))
 
       #expect(exit.code == 0 && !exit.timedOut, "\(exit)")
       #expect(
         child.stdoutText.hasPrefix("all books · page 1 of 11 · 343 books\n\(Self.cachedBanner)"))
       #expect(!child.stdoutText.contains("error: "), "\(child.stdoutText)")
       // The server reads a request that is already in its socket a little later when busy.
-      for _ in 0..<500 where row.requests.filter({ $0 == "/books/" }).count < 2 {
-        try await Task.sleep(for: .milliseconds(10))
+      try await Awaiting.condition("the server to log the second request for /books/") {
+        row.requests.filter { $0 == "/books/" }.count >= 2
       }
       #expect(row.requests.filter { $0 == "/books/" }.count == 2, "\(row.requests)")
       row.inject(.none)
@@ -324,7 +324,7 @@ struct ServerFaultTests {
       #expect(await child.waitForOutput { $0.contains("Favourites · 2 books") })
       let peak = try #require(child.peakRSSKiB())
       await child.send("q")
-      let exit = await child.wait(timeout: .seconds(30))
+      let exit = await child.wait(timeout: .seconds(60))
       #expect(exit.code == 0, "\(exit)")
       #expect(peak < 200 * 1024, "peak RSS \(peak) KiB")
       // VmHWM of the child's own memory, read until it ended (`maxRSSKiB` would be the runner's

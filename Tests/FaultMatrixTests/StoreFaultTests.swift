@@ -371,7 +371,7 @@ struct StoreFaultTests {
       $0.occurrences(of: " favourites: ") >= 40
     }
     child.kill()
-    let exit = await child.wait(timeout: .seconds(30))
+    let exit = await child.wait(timeout: .seconds(60))
     await server.stop()
     defer { app.cleanUp() }
 

@@ -67,7 +67,7 @@ struct StoreLockTests {
       await child.waitForOutput { $0.contains("Added to favourites") }, "\(child.stdoutText)")
     await child.send("q")
     child.closeInput()
-    let exit = await child.wait(timeout: .seconds(30))
+    let exit = await child.wait(timeout: .seconds(60))
     #expect(exit.code == 0, "\(String(decoding: child.stderr, as: UTF8.self))")
     let favorites = try await app.favoriteIDs()
     #expect(favorites.count == 1, "the cancelled toggle must not have been applied: \(favorites)")

@@ -35,7 +35,7 @@ import Testing
     child.kill(signal)
     // Far below sleep's 60 s: a blocked signal would leave it running until the harness
     // killed it at this deadline (timedOut, SIGKILL).
-    let exit = await child.wait(timeout: .seconds(30))
+    let exit = await child.wait(timeout: .seconds(60))
     #expect(exit.signal == signal, "\(exit)")
     #expect(!exit.timedOut)
   }
@@ -45,7 +45,7 @@ import Testing
     let blocked = try Self.mask("SigBlk", of: child.pid)
     let ignored = try Self.mask("SigIgn", of: child.pid)
     child.kill(SIGKILL)
-    _ = await child.wait(timeout: .seconds(30))
+    _ = await child.wait(timeout: .seconds(60))
     // `sleep` blocks and ignores nothing itself; bit n-1 stands for signal n.
     #expect(blocked == 0, "blocked: \(String(blocked, radix: 16))")
     for signal in ChildProcess.signalsReset {
@@ -61,7 +61,7 @@ import Testing
     let child = try Self.sleeper()
     let open = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(child.pid)/fd")
     child.kill(SIGKILL)
-    _ = await child.wait(timeout: .seconds(30))
+    _ = await child.wait(timeout: .seconds(60))
     #expect(open.sorted() == ["0", "1", "2"])
   }
 }

@@ -182,7 +182,9 @@ import Testing
         var copy = snapshot
         return try await copy.readUntilClosed()
       }
-      while server.requestCount == 0 { try await Task.sleep(for: .milliseconds(10)) }
+      try await Awaiting.condition("the stalled request to reach the server") {
+        server.requestCount > 0
+      }
       await server.stop()
       let received = String(decoding: try await head.value, as: UTF8.self)
       #expect(received.hasPrefix("HTTP/1.1 200 OK\r\n"))
@@ -300,12 +302,11 @@ import Testing
   }
 }
 
-/// Whether the server has counted `count` requests within 5 s: the client may give up before
-/// a busy server has read a request that is already in its socket.
+/// Whether the server counts exactly `count` requests once it has counted that many (within
+/// `Awaiting.standard`): the client may give up before a busy server has read a request that is
+/// already in its socket.
 func requestsArrive(_ server: LoopbackServer, count: Int) async -> Bool {
-  for _ in 0..<500 {
-    if server.requestCount >= count { return server.requestCount == count }
-    try? await Task.sleep(for: .milliseconds(10))
-  }
-  return false
+  (try? await Awaiting.condition("\(count) requests to reach the server") {
+    server.requestCount >= count
+  }) != nil && server.requestCount == count
 }

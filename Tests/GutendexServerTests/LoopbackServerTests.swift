@@ -162,14 +162,15 @@ import Testing
     // served one connection at a time would never get there, and the barrier would give up.
     let barrier = Barrier(parties: 4)
     let handler = ClosureHandler { request in
-      let met = await barrier.arriveAndWait(limit: .seconds(10))
+      let met = await barrier.arriveAndWait(limit: .seconds(60))
       return HTTPResponse(status: met ? 200 : 503, url: request.url)
     }
     try await withServer(handler: handler) { _, url in
       let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
         for _ in 0..<4 {
           group.addTask {
-            try await withTimeout(.seconds(20)) {
+            // Longer than the barrier's own limit, so a barrier that gives up says so (503).
+            try await withTimeout(.seconds(90)) {
               var raw = try await RawHTTPClient.connect(to: url)
               defer { raw.close() }
               try await raw.send("GET /books/ HTTP/1.1\r\nHost: a\r\n\r\n")

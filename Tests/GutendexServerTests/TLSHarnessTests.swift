@@ -213,9 +213,8 @@ struct TLSHarnessTests {
         ],
         environment: ["PATH": "/usr/bin:/bin"])
       stalled.closeInput()
-      let deadline = ContinuousClock.now + .seconds(10)
-      while server.requestCount == 0, ContinuousClock.now < deadline {
-        try await Task.sleep(for: .milliseconds(10))
+      try await Awaiting.condition("curl's stalled request to reach the server through socat") {
+        server.requestCount > 0
       }
       #expect(server.requestCount == 1, "the stalled request reached the server")
       let connections = front.connectionProcessIDs

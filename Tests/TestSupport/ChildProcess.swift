@@ -295,7 +295,7 @@ public final class ChildProcess: Sendable {
   /// Waits until `predicate` holds for the standard output so far, or `timeout` passes, or
   /// the child ends; returns whether it held.
   public func waitForOutput(
-    timeout: Duration = .seconds(30), _ predicate: (String) -> Bool
+    timeout: Duration = Awaiting.standard, _ predicate: (String) -> Bool
   ) async -> Bool {
     let deadline = ContinuousClock.now + timeout
     while true {

@@ -116,7 +116,7 @@ struct RawHTTPClient {
 
 /// Fails with a timeout instead of hanging when `operation` takes longer than `limit`.
 func withTimeout<T: Sendable>(
-  _ limit: Duration = .seconds(10), _ operation: @escaping @Sendable () async throws -> T
+  _ limit: Duration = .seconds(60), _ operation: @escaping @Sendable () async throws -> T
 ) async throws -> T {
   try await withThrowingTaskGroup(of: T?.self) { group in
     group.addTask { try await operation() }
