@@ -71,7 +71,7 @@ public final class TLSFront: Sendable {
 
   /// Polls the port until socat accepts a connection (true) or exits (false); bounded.
   private func waitUntilAccepting() async throws -> Bool {
-    let deadline = ContinuousClock.now + .seconds(10)
+    let deadline = ContinuousClock.now + Awaiting.standard
     while ContinuousClock.now < deadline {
       if processHasEnded { return false }
       // A plain connect is enough: socat accepts it (its fork then fails the handshake and
@@ -79,7 +79,8 @@ public final class TLSFront: Sendable {
       if LoopbackSocket.accepts(port: port) { return true }
       try await Task.sleep(for: .milliseconds(10))
     }
-    throw HarnessFailure(description: "socat did not listen on \(port) within 10 s")
+    throw HarnessFailure(
+      description: "socat did not listen on \(port) within \(Awaiting.standard.components.seconds) s")
   }
 
   private var processHasEnded: Bool {
