@@ -59,6 +59,14 @@ import Testing
     try #require(socket >= 0)
     defer { close(socket) }
     let child = try Self.sleeper()
+    // Listed once `sleep` sleeps (clock_nanosleep, 230 on x86_64; nanosleep, 35, elsewhere):
+    // while its loader still runs it has ld.so.cache or a library open, as fd 3, and on a
+    // loaded machine that lasts long enough to be listed.
+    try await Awaiting.condition("sleep to be asleep, its start-up done") {
+      let call = (try? String(contentsOfFile: "/proc/\(child.pid)/syscall", encoding: .utf8))?
+        .split(separator: " ").first
+      return call == "230" || call == "35"
+    }
     let open = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(child.pid)/fd")
     child.kill(SIGKILL)
     _ = await child.wait(timeout: .seconds(60))

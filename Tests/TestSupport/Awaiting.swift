@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import Synchronization
 
 /// What an awaited event did not do in time: says what was awaited and for how long.
@@ -22,9 +23,16 @@ public struct AwaitTimeout: Error, CustomStringConvertible {
 /// Swift Testing's `.timeLimit` starts counting before the test gets a thread: on two busy
 /// cores with every suite started at once, tests spent their whole minute queued and failed
 /// without having run. A deadline here starts when the test begins to wait for one thing (a
-/// request reaching the fake server, a state being observed, a task ending), runs on a
-/// dispatch timer that does not need the cooperative pool, and its failure names that thing.
-/// A test that would hang forever still ends: with an ``AwaitTimeout`` thrown at the wait.
+/// request reaching the fake server, a state being observed, a task ending), and its failure
+/// names that thing. A test that would hang forever still ends: with an ``AwaitTimeout`` thrown
+/// at the wait.
+///
+/// The awaited side often needs the cooperative pool or the main actor, and on a loaded
+/// machine those can be queued up for minutes (two pool threads, every suite started at once,
+/// six other processes on the cores): 120 s of wall time then says nothing about the awaited
+/// thing. So once the time is up, the wait ends only after this process's executors have
+/// answered promptly for a few seconds in a row (``untilExecutorsAreFree()``): a hang is a wait
+/// that goes on while the executors are free.
 public enum Awaiting {
   /// The deadline of an awaited event unless a test says otherwise: generous, because on a
   /// loaded machine the awaited side may itself wait a long time for a thread.
@@ -44,7 +52,9 @@ public enum Awaiting {
       shot.arm(continuation)
       let seconds = Double(limit.components.seconds)
       DispatchQueue.global().asyncAfter(deadline: .now() + seconds) {
-        shot.finish(.failure(AwaitTimeout(what, after: limit, file: file, line: line)))
+        whenExecutorsAreFree {
+          shot.finish(.failure(AwaitTimeout(what, after: limit, file: file, line: line)))
+        }
       }
       register { value in shot.finish(.success(value)) }
     }
@@ -60,10 +70,54 @@ public enum Awaiting {
   ) async throws {
     let deadline = ContinuousClock.now + limit
     while !holds() {
-      guard ContinuousClock.now < deadline else {
+      if ContinuousClock.now > deadline {
+        await untilExecutorsAreFree()
+        if holds() { return }
         throw AwaitTimeout(what, after: limit, file: file, line: line)
       }
       try await Task.sleep(for: .milliseconds(10))
+    }
+  }
+
+  /// Returns once the cooperative pool and the main actor have each run a probe job within
+  /// ``promptly``, ``promptRounds`` times in a row (half a second apart): the time a test's
+  /// awaited work could have run, but did not.
+  public static func untilExecutorsAreFree() async {
+    await withCheckedContinuation { continuation in
+      whenExecutorsAreFree { continuation.resume() }
+    }
+  }
+
+  /// How fast a probe job must run for the executors to count as free.
+  static let promptly = 0.5
+  /// How many prompt probes in a row make the executors free.
+  static let promptRounds = 10
+
+  /// Calls `then` (on a thread of its own, which blocks while it probes) once the executors
+  /// are free: see ``untilExecutorsAreFree()``.
+  static func whenExecutorsAreFree(_ then: @escaping @Sendable () -> Void) {
+    Thread.detachNewThread {
+      // Executors that never answer (a pool whose every thread blocks) must not hold the
+      // failure back for ever: half an hour is beyond any busy machine.
+      let giveUp = DispatchTime.now() + 1_800
+      var prompt = 0
+      while prompt < promptRounds, DispatchTime.now() < giveUp {
+        let pool = DispatchSemaphore(value: 0)
+        let main = DispatchSemaphore(value: 0)
+        Task.detached { pool.signal() }
+        Task { @MainActor in main.signal() }
+        let free =
+          pool.wait(timeout: .now() + promptly) == .success
+          && main.wait(timeout: .now() + promptly) == .success
+        prompt = free ? prompt + 1 : 0
+        if !free {
+          // Let the late probes run (the executors are busy: this is the time not counted).
+          _ = pool.wait(timeout: giveUp)
+          _ = main.wait(timeout: giveUp)
+        }
+        Thread.sleep(forTimeInterval: 0.5)
+      }
+      then()
     }
   }
 

@@ -289,6 +289,9 @@ public final class ChildProcess: Sendable {
   /// Everything the child wrote to standard error so far.
   public var stderr: Data { Data(state.withLock { $0.stderr }) }
 
+  /// Whether the child has ended (been reaped).
+  public var hasExited: Bool { state.withLock { $0.exit != nil } }
+
   /// Standard output so far as text (invalid UTF-8 repaired).
   public var stdoutText: String { String(decoding: stdout, as: UTF8.self) }
 
