@@ -80,7 +80,8 @@ public final class TLSFront: Sendable {
       try await Task.sleep(for: .milliseconds(10))
     }
     throw HarnessFailure(
-      description: "socat did not listen on \(port) within \(Awaiting.standard.components.seconds) s")
+      description:
+        "socat did not listen on \(port) within \(Awaiting.standard.components.seconds) s")
   }
 
   private var processHasEnded: Bool {
