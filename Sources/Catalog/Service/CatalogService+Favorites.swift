@@ -107,7 +107,30 @@ extension CatalogService {
     let favorites = self.favorites
     return try await StoreWork.run(on: favorites.busyWait) { () throws(StoreError) in
       try favorites.export(to: file)
-      return try favorites.count()
+    }
+  }
+
+  /// Streams the export document to `write` in pieces of about 64 KiB, each whole UTF-8 (a
+  /// piece ends with a favourite); memory stays that of one piece. Returns how many favourites
+  /// it holds.
+  @discardableResult
+  public func exportFavorites(streamingTo write: @escaping @Sendable ([UInt8]) -> Void)
+    async throws(CatalogError) -> Int
+  {
+    let favorites = self.favorites
+    return try await StoreWork.run(on: favorites.busyWait) { () throws(StoreError) in
+      try favorites.writeExport { (piece: [UInt8]) throws(StoreError) in write(piece) }
+    }
+  }
+
+  /// Calls `body` with the favourites in `order`, a window of 500 at a time, all from one read:
+  /// a long list is printed without holding every book.
+  public func forEachFavorites(
+    order: FavoriteOrder, _ body: @escaping @Sendable ([Favorite]) -> Void
+  ) async throws(CatalogError) {
+    let favorites = self.favorites
+    try await StoreWork.run(on: favorites.busyWait) { () throws(StoreError) in
+      try favorites.forEachWindow(order: order, size: 500, body)
     }
   }
 

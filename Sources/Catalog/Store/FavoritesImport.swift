@@ -3,7 +3,8 @@ import Gutendex
 
 /// The books an import document holds, fully validated before anything is written.
 ///
-/// Accepts a `gutenberg-favorites` export (version 1), a Gutendex page (`{"results": [...]}`)
+/// Accepts a `gutenberg-favorites` export (version 1, or 2 with reading positions and
+/// bookmarks), a Gutendex page (`{"results": [...]}`)
 /// or a bare JSON array of books.
 struct FavoritesImport {
   struct Item {
@@ -12,10 +13,17 @@ struct FavoritesImport {
     var canonical: [UInt8]
     /// From the export document; nil for pages and arrays (the import time is used).
     var addedAt: Int64?
+    /// Where the reader was in the book (version 2).
+    var position: ReadingPosition?
+    /// The book's bookmarks (version 2).
+    var bookmarks: [Bookmark] = []
   }
 
   static let format = "gutenberg-favorites"
-  static let version = 1
+  /// The version written when favourites carry reading positions or bookmarks.
+  static let version = 2
+  /// The version written without them, which older versions of the program import too.
+  static let plainVersion = 1
 
   var items: [Item] = []
 
@@ -42,14 +50,18 @@ struct FavoritesImport {
         throw invalid("format", "expected \"\(Self.format)\"")
       }
       guard let version = root["version"] else {
-        throw invalid("version", "missing (this program reads version \(Self.version))")
+        throw invalid(
+          "version",
+          "missing (this program reads versions \(Self.plainVersion) and \(Self.version))")
       }
       guard case .number(let text) = version else {
         throw invalid("version", "expected a number, found \(version.kind)")
       }
-      guard Int(text) == Self.version else {
+      guard let number = Int(text), number == Self.plainVersion || number == Self.version else {
         throw invalid(
-          "version", "unsupported version \(text) (this program reads version \(Self.version))")
+          "version",
+          "unsupported version \(text) (this program reads versions \(Self.plainVersion) "
+            + "and \(Self.version))")
       }
       guard case .array(let entries) = root["favorites"] ?? .null else {
         throw invalid("favorites", "expected an array of favourites")
@@ -66,7 +78,9 @@ struct FavoritesImport {
             "\(path).added_at", "expected an ISO-8601 date such as \"2025-01-02T03:04:05Z\"")
         }
         guard let book = entry["book"] else { throw invalid("\(path).book", "missing") }
-        items.append(try Self.item(book, path: "\(path).book", addedAt: addedAt, source: source))
+        var item = try Self.item(book, path: "\(path).book", addedAt: addedAt, source: source)
+        try Self.readReading(entry, into: &item, path: path, source: source)
+        items.append(item)
       }
       if let count = root["count"] {
         guard case .number(let text) = count, Int(text) == entries.count else {
