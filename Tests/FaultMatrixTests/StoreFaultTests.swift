@@ -152,7 +152,7 @@ struct StoreFaultTests {
     #expect(listing.sorted() == ["cache", "favorites.sqlite"], "\(listing)")
   }
 
-  /// An import document over the 20 MiB limit is refused whole, from a file or from standard
+  /// An import document over the 64 MiB limit is refused whole, from a file or from standard
   /// input, after reading no more than the limit: nothing imported, memory bounded.
   @Test func anImportOverTheLimitIsRefusedWhole() async throws {
     let app = try Gutenberg()
@@ -160,7 +160,7 @@ struct StoreFaultTests {
     let file = app.root.appendingPathComponent("huge.json")
     // Valid JSON (an empty array padded with spaces): only its size is wrong.
     var document = Data("[".utf8)
-    document.append(Data(repeating: UInt8(ascii: " "), count: 21 << 20))
+    document.append(Data(repeating: UInt8(ascii: " "), count: 65 << 20))
     document.append(Data("]".utf8))
     try document.write(to: file)
 
@@ -171,8 +171,8 @@ struct StoreFaultTests {
       #expect(run.status == 65, "\(run)")
       #expect(
         run.errLines == [
-          "error: cannot import \(source): size: larger than the 20 MiB import limit (about "
-            + "13,000 favourites; split the file); nothing was imported"
+          "error: cannot import \(source): size: larger than the 64 MiB import limit (about "
+            + "20,000 favourites; split the file); nothing was imported"
         ], "\(run)")
       if let peak = run.exit.sampledPeakKiB { #expect(peak < 128 << 10, "peak \(peak) KiB") }
     }

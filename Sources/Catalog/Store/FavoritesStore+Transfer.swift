@@ -97,9 +97,10 @@ extension FavoritesStore {
 
   /// Imports an export document, a Gutendex page or a JSON array of books, all-or-nothing.
   ///
-  /// Everything is validated before one transaction writes it; a bad element throws
-  /// ``StoreError/invalidImport(source:location:reason:)`` naming its JSON path (or the line and
-  /// column of a syntax error) and nothing is written. New books get the document's `added_at`,
+  /// The syntax and shape are checked first, then each entry as one transaction writes it; a
+  /// bad element throws ``StoreError/invalidImport(source:location:reason:)`` naming its JSON
+  /// path (or the line and column of a syntax error) and the transaction is rolled back, so
+  /// nothing is written. New books get the document's `added_at`,
   /// or `date` for pages and arrays; existing favourites keep theirs and take the imported
   /// snapshot if it differs. Importing the same data twice changes nothing the second time.
   ///
@@ -114,28 +115,28 @@ extension FavoritesStore {
   func importDocument(_ data: Data, source: String = "input", at date: Date)
     throws(StoreError) -> ImportSummary
   {
-    let items = try FavoritesImport(data, source: source).items
     let now = StoreTimestamp.milliseconds(date)
+    let bytes = [UInt8](data)
+    // Written as it is read, one entry at a time, in one transaction: an error anywhere in the
+    // document rolls all of it back, so an import is still all or nothing.
     return try writing { db in
       var summary = ImportSummary()
-      for item in items {
+      try FavoritesImport.forEachItem(bytes, source: source) { item in
         let stored = try Data.fetchOne(
           db, sql: "SELECT raw_json FROM favorite WHERE id = ?", arguments: [item.book.id])
-        guard let stored else {
+        if let stored {
+          // Compare by content, not bytes: a snapshot exported and imported back is the same.
+          let current = try? StoreJSON.parse([UInt8](stored)).compact(sortedKeys: true)
+          if current == item.canonical {
+            summary.unchanged += 1
+          } else {
+            try Self.updateSnapshot(item.book, db)
+            summary.updated += 1
+          }
+        } else {
           try Self.insert(item.book, addedAt: item.addedAt ?? now, db)
           summary.added += 1
-          continue
         }
-        // Compare by content, not bytes: a snapshot exported and imported back is the same.
-        let current = try? StoreJSON.parse([UInt8](stored)).compact(sortedKeys: true)
-        if current == item.canonical {
-          summary.unchanged += 1
-        } else {
-          try Self.updateSnapshot(item.book, db)
-          summary.updated += 1
-        }
-      }
-      for item in items {
         try Self.mergeReading(item, into: &summary, db)
       }
       return summary
