@@ -102,6 +102,12 @@ struct BookmarkBinaryTests {
       jumped.outLines.contains { $0.hasPrefix("b1  ") && $0.contains("%  “\(marked.prefix(20))") },
       "\(jumped)")
     #expect(jumped.outLines.contains { $0.hasSuffix("— the storm") }, "\(jumped)")
+
+    let removed = try await app.run(
+      ["read", "84", "--pager", "--server", server.url.absoluteString], input: "b -1\nq\n")
+    #expect(removed.out.contains("removed b1: “\(marked.prefix(20))"), "\(removed)")
+    let none = try await app.run(["bookmarks", "84", "--json"])
+    #expect(none.status == 0 && none.out.trimmingCharacters(in: .whitespacesAndNewlines) == "[]")
     await server.stop()
   }
 

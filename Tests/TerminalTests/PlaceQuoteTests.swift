@@ -43,5 +43,7 @@ import Testing
     #expect(PagerCommand.parse("g b3", searching: false) == .bookmark(3))
     #expect(PagerCommand.parse("g b0", searching: false) == .unknown("g b0"))
     #expect(PagerCommand.parse("p", searching: false) == .previous)
+    #expect(PagerCommand.parse("b -2", searching: false) == .unmark(2))
+    #expect(PagerCommand.parse("b -two", searching: false) == .mark("-two"))
   }
 }

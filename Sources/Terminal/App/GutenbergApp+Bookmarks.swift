@@ -49,6 +49,23 @@ extension GutenbergApp {
     }
   }
 
+  /// `b -N`: removes bookmark N (the others are numbered again, in reading order).
+  func unmark(_ number: Int, id: Int) async {
+    do {
+      let bookmarks = try await service.bookmarks(id: id)
+      guard bookmarks.indices.contains(number - 1) else {
+        return output.printError(
+          bookmarks.isEmpty
+            ? "error: this book has no bookmarks"
+            : "error: there is no bookmark b\(number) (bookmarks are b1–b\(bookmarks.count))")
+      }
+      _ = try await service.removeBookmark(key: bookmarks[number - 1].key)
+      output.print("removed b\(number): \(Self.shortQuote(bookmarks[number - 1].quote))")
+    } catch {
+      output.printError("error: bookmark not removed: \(error.description)")
+    }
+  }
+
   /// `bookmarks`: this book's bookmarks, each where it is in this file now.
   func listBookmarks(_ reader: Pager, id: Int) async {
     let bookmarks: [Bookmark]
@@ -119,7 +136,8 @@ extension GutenbergApp {
           "updated_at": Self.iso8601(bookmark.updatedAt),
         ]
       }
-      output.print(Self.json(objects as Any, empty: "[]"))
+      // JSONSerialization pretty-prints an empty array over three lines.
+      output.print(objects.isEmpty ? "[]" : Self.json(objects as Any, empty: "[]"))
     case .automatic where !output.isTerminal:
       output.print(
         numbered.map { number, bookmark in

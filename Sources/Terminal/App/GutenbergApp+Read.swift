@@ -174,6 +174,8 @@ extension GutenbergApp {
         }
       case .mark(let note):
         await mark(reader, id: id, note: note)
+      case .unmark(let number):
+        await unmark(number, id: id)
       case .bookmarks:
         await listBookmarks(reader, id: id)
       case .bookmark(let number):

@@ -8,6 +8,8 @@ package enum PagerCommand: Sendable, Hashable {
   case previous
   /// `b` or `b NOTE`: bookmark the page's first row, with a note (empty for none).
   case mark(String)
+  /// `b -2`: remove bookmark 2.
+  case unmark(Int)
   /// `bookmarks`: list this book's bookmarks.
   case bookmarks
   /// `g b2`: go to bookmark 2.
@@ -50,6 +52,11 @@ package enum PagerCommand: Sendable, Hashable {
     default: break
     }
     let words = text.split(separator: " ", omittingEmptySubsequences: true)
+    if words.count == 2, words[0].lowercased() == "b", words[1].hasPrefix("-"),
+      let number = Int(words[1].dropFirst()), number > 0
+    {
+      return .unmark(number)
+    }
     if words.first == "b" || words.first == "B" {
       // The note is kept as typed, inner spaces included.
       return .mark(String(text.dropFirst()).trimmingCharacters(in: .whitespaces))
