@@ -7,9 +7,12 @@ struct Read: GlobalOptionsCommand {
     discussion: """
       Keys: Enter or n next page, p previous, g 50% or g LINE to jump, /word to search (it \
       wraps around the end) and n for the next match, toc for the table of contents and toc N \
-      to go to entry N, q to quit. Long lines are paged by rows, never cut. A file that is not \
+      to go to entry N, b [note] to bookmark the page (with a note), bookmarks to list them, \
+      g bN to go to one and b -N to remove one, q to quit. Long lines are paged by rows, never cut. A file that is not \
       text is refused (exit 65). The Project Gutenberg header and licence are folded away \
-      unless --raw. Where you stop is kept and `read` starts there next time. When standard \
+      unless --raw. Where you stop is kept and `read` starts there next time; when the file \
+      changed (re-issued, or another edition), the words kept with the place find it again, \
+      and when they are not in it the reader says so and starts at the beginning. When standard \
       output is not a terminal, the text is printed (gutenberg read 84 | less).
       """)
 

@@ -192,6 +192,8 @@ import Testing
     ("empty", "line 1, column 1"),
     ("syntaxOnLineTwo", "line 2, column 13"),
     ("negativeID", "[0].id"),
+    ("bookmarkWithoutKey", "favorites[0].bookmarks[0].key"),
+    ("badPositionLine", "favorites[0].reading_position.line"),
   ])
   func invalidImportsChangeNothingAndSayWhere(name: String, location: String) throws {
     try withScratchDirectory { directory in
@@ -205,7 +207,8 @@ import Testing
         case "truncated":
           // Compact so the cut lands on line 1; a new book first proves nothing is written.
           "[" + fresh + "," + String(book.replacingOccurrences(of: "\n", with: " ").prefix(200))
-        case "wrongVersion": text.replacingOccurrences(of: "\"version\": 1", with: "\"version\": 2")
+        // Version 2 (favourites with reading data) is read too; 3 is not.
+        case "wrongVersion": text.replacingOccurrences(of: "\"version\": 1", with: "\"version\": 3")
         case "notJSON": "Frankenstein, Moby Dick"
         case "badBookID":
           #"{"format":"gutenberg-favorites","version":1,"favorites":["#
@@ -222,6 +225,15 @@ import Testing
         case "empty": ""
         case "syntaxOnLineTwo": "[\n  {\"id\": tru\n}]"
         case "negativeID": #"[{"id":-3,"title":"Minus"}]"#
+        case "bookmarkWithoutKey":
+          #"{"format":"gutenberg-favorites","version":2,"favorites":[{"#
+            + #""added_at":"2025-01-01T00:00:00Z","book":\#(fresh),"bookmarks":[{"#
+            + #""byte_offset":3,"created_at":"2025-01-01T00:00:00Z","note":"","quote":"x","#
+            + #""updated_at":"2025-01-01T00:00:00Z"}]}]}"#
+        case "badPositionLine":
+          #"{"format":"gutenberg-favorites","version":2,"favorites":[{"#
+            + #""added_at":"2025-01-01T00:00:00Z","book":\#(fresh),"reading_position":{"#
+            + #""line":-1,"updated_at":"2025-01-01T00:00:00Z"}}]}"#
         default: ""
         }
       let error = storeError { () throws(StoreError) in

@@ -210,6 +210,27 @@ enum ProductionCaptures {
     return await app.type("sync") + app.type("sync")
   }
 
+  /// The reader's `b NOTE` at 30%, `b` at 75% and then `bookmarks`, on the sample text, through
+  /// the app's own reader commands over the capture's store.
+  static func bookmarks() async throws -> String {
+    let capture = try CaptureApp(width: 80)
+    try await capture.attachBookActions()
+    guard let app = capture.app else { throw CaptureFailure("no app") }
+    var reader = try SampleScreens.reader()
+    let before = capture.screen.out.count
+    reader.go(percent: 30)
+    await app.mark(reader, id: 84, note: "the creature's first night")
+    reader.go(percent: 75)
+    await app.mark(reader, id: 84, note: "")
+    await app.listBookmarks(reader, id: 84)
+    return String(capture.screen.out.dropFirst(before))
+  }
+
+  struct CaptureFailure: Error {
+    var reason: String
+    init(_ reason: String) { self.reason = reason }
+  }
+
   /// Every capture, in the order of `Screens/README.md`.
   static func all() async throws -> [Capture] {
     [
@@ -237,6 +258,7 @@ enum ProductionCaptures {
       ("library", render(SampleScreens.library(), width: 100)),
       ("reader", render(try SampleScreens.reader(), width: 80)),
       ("reader-toc", render(try SampleScreens.readerContents(), width: 80)),
+      ("bookmarks", try await bookmarks()),
     ]
   }
 

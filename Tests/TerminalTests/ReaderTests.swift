@@ -111,7 +111,7 @@ import Testing
   }
 
   @Test(arguments: [
-    ("", PagerCommand.next), ("n", .next), ("f", .next), ("p", .previous), ("b", .previous),
+    ("", PagerCommand.next), ("n", .next), ("f", .next), ("p", .previous), ("b", .mark("")),
     ("g 50%", .percent(50)), ("g 120", .line(120)), ("/whale", .search("whale")),
     ("q", .quit), ("?", .help), ("g 150%", .unknown("g 150%")), ("x", .unknown("x")),
     ("toc", .contents), ("toc 3", .contentsEntry(3)), ("toc 0", .unknown("toc 0")),

@@ -1,9 +1,10 @@
 import Foundation
 import Gutendex
 
-/// The books an import document holds, fully validated before anything is written.
+/// The books an import document holds, checked entry by entry (see ``forEachItem``).
 ///
-/// Accepts a `gutenberg-favorites` export (version 1), a Gutendex page (`{"results": [...]}`)
+/// Accepts a `gutenberg-favorites` export (version 1, or 2 with reading positions and
+/// bookmarks), a Gutendex page (`{"results": [...]}`)
 /// or a bare JSON array of books.
 struct FavoritesImport {
   struct Item {
@@ -12,50 +13,127 @@ struct FavoritesImport {
     var canonical: [UInt8]
     /// From the export document; nil for pages and arrays (the import time is used).
     var addedAt: Int64?
+    /// Where the reader was in the book (version 2).
+    var position: ReadingPosition?
+    /// The book's bookmarks (version 2).
+    var bookmarks: [Bookmark] = []
   }
 
   static let format = "gutenberg-favorites"
-  static let version = 1
+  /// The version written when favourites carry reading positions or bookmarks.
+  static let version = 2
+  /// The version written without them, which older versions of the program import too.
+  static let plainVersion = 1
 
   var items: [Item] = []
 
-  /// Parses and validates `data`; `source` names it in errors.
+  /// Parses and validates all of `data`; `source` names it in errors.
   init(_ data: Data, source: String) throws(StoreError) {
-    let bytes = [UInt8](data)
+    var items: [Item] = []
+    do {
+      try Self.forEachItem([UInt8](data), source: source) { items.append($0) }
+    } catch let error as StoreError {
+      throw error
+    } catch {
+      throw .invalidImport(source: source, location: "top level", reason: "\(error)")
+    }
+    self.items = items
+  }
+
+  /// Checks the document's shape and then hands `body` each item in document order, parsing
+  /// one entry at a time: memory is the document's bytes plus one entry, whatever its length.
+  ///
+  /// Syntax, format, version, shape and `count` are checked before the first item; an item's
+  /// own errors are thrown when met, so a caller writing as it goes does so in one transaction
+  /// that the error rolls back. Errors of this walk are
+  /// ``StoreError/invalidImport(source:location:reason:)``; `body`'s own pass through.
+  static func forEachItem(_ bytes: [UInt8], source: String, _ body: (Item) throws -> Void)
+    throws
+  {
     func invalid(_ location: String, _ reason: String) -> StoreError {
       .invalidImport(source: source, location: location, reason: reason)
     }
-    let root: StoreJSON
-    do {
-      root = try StoreJSON.parse(bytes)
+    func syntax(_ error: JSONParseError) -> StoreError {
+      invalid(
+        JSONParser.lineAndColumn(of: error.offset, in: bytes), "not valid JSON: \(error.reason)")
+    }
+    var parser = JSONParser(bytes, options: JSONParser.Options(skipsByteOrderMark: true))
+    // The first pass checks all of the syntax and finds the top level's members.
+    var members: [String: Range<Int>] = [:]
+    let root: UInt8?
+    do throws(JSONParseError) {
+      root = parser.peek()
+      guard root != nil else {
+        throw JSONParseError(offset: parser.position, reason: "no JSON value (the input is empty)")
+      }
+      var walk = parser
+      if root == UInt8(ascii: "{") {
+        try walk.readObject { key, walk throws(JSONParseError) in
+          let range = try walk.skipValue()
+          // The first member of a name counts, as a parsed object's subscript has it.
+          if members[key] == nil { members[key] = range }
+        }
+      } else {
+        try walk.skipValue()
+      }
+      try walk.finish()
     } catch {
-      let location = JSONParser.lineAndColumn(of: error.offset, in: bytes)
-      throw invalid(location, "not valid JSON: \(error.reason)")
+      throw syntax(error)
+    }
+    /// The ranges of the elements of the array at `range` (already checked).
+    func elements(at range: Range<Int>) -> [Range<Int>] {
+      var ranges: [Range<Int>] = []
+      var walk = parser.parser(at: range.lowerBound)
+      try? walk.readArray { walk throws(JSONParseError) in
+        ranges.append(try walk.skipValueUnchecked())
+      }
+      return ranges
+    }
+    func value(at range: Range<Int>) throws(StoreError) -> StoreJSON {
+      var walk = parser.parser(at: range.lowerBound)
+      do throws(JSONParseError) {
+        return try StoreJSON.read(&walk)
+      } catch {
+        throw syntax(error)
+      }
     }
     switch root {
-    case .array(let elements):
-      for (index, element) in elements.enumerated() {
-        items.append(try Self.item(element, path: "[\(index)]", addedAt: nil, source: source))
+    case UInt8(ascii: "["):
+      for (index, range) in elements(at: parser.position..<bytes.count).enumerated() {
+        try body(try item(value(at: range), path: "[\(index)]", addedAt: nil, source: source))
       }
-    case .object where root["format"] != nil:
-      guard case .string(Self.format) = root["format"] else {
+    case UInt8(ascii: "{") where members["format"] != nil:
+      guard case .string(Self.format) = try value(at: members["format"]!) else {
         throw invalid("format", "expected \"\(Self.format)\"")
       }
-      guard let version = root["version"] else {
-        throw invalid("version", "missing (this program reads version \(Self.version))")
+      guard let versionRange = members["version"] else {
+        throw invalid(
+          "version",
+          "missing (this program reads versions \(Self.plainVersion) and \(Self.version))")
       }
+      let version = try value(at: versionRange)
       guard case .number(let text) = version else {
         throw invalid("version", "expected a number, found \(version.kind)")
       }
-      guard Int(text) == Self.version else {
+      guard let number = Int(text), number == Self.plainVersion || number == Self.version else {
         throw invalid(
-          "version", "unsupported version \(text) (this program reads version \(Self.version))")
+          "version",
+          "unsupported version \(text) (this program reads versions \(Self.plainVersion) "
+            + "and \(Self.version))")
       }
-      guard case .array(let entries) = root["favorites"] ?? .null else {
+      guard let favorites = members["favorites"], bytes[favorites.lowerBound] == UInt8(ascii: "[")
+      else {
         throw invalid("favorites", "expected an array of favourites")
       }
-      for (index, entry) in entries.enumerated() {
+      let entries = elements(at: favorites)
+      if let countRange = members["count"] {
+        guard case .number(let text) = try value(at: countRange), Int(text) == entries.count else {
+          throw invalid("count", "does not match the \(entries.count) favourites in the document")
+        }
+      }
+      for (index, range) in entries.enumerated() {
         let path = "favorites[\(index)]"
+        let entry = try value(at: range)
         guard case .object = entry else {
           throw invalid(path, "expected an object, found \(entry.kind)")
         }
@@ -66,26 +144,24 @@ struct FavoritesImport {
             "\(path).added_at", "expected an ISO-8601 date such as \"2025-01-02T03:04:05Z\"")
         }
         guard let book = entry["book"] else { throw invalid("\(path).book", "missing") }
-        items.append(try Self.item(book, path: "\(path).book", addedAt: addedAt, source: source))
+        var item = try Self.item(book, path: "\(path).book", addedAt: addedAt, source: source)
+        try Self.readReading(entry, into: &item, path: path, source: source)
+        try body(item)
       }
-      if let count = root["count"] {
-        guard case .number(let text) = count, Int(text) == entries.count else {
-          throw invalid("count", "does not match the \(entries.count) favourites in the document")
-        }
-      }
-    case .object where root["results"] != nil:
-      guard case .array(let elements) = root["results"] ?? .null else {
+    case UInt8(ascii: "{") where members["results"] != nil:
+      guard let results = members["results"], bytes[results.lowerBound] == UInt8(ascii: "[") else {
         throw invalid("results", "expected an array of books")
       }
-      for (index, element) in elements.enumerated() {
-        items.append(
-          try Self.item(element, path: "results[\(index)]", addedAt: nil, source: source))
+      for (index, range) in elements(at: results).enumerated() {
+        try body(
+          try item(value(at: range), path: "results[\(index)]", addedAt: nil, source: source))
       }
     default:
+      let kind = (try? value(at: parser.position..<bytes.count).kind) ?? "a value"
       throw invalid(
         "top level",
         "expected a \(Self.format) document, a Gutendex page or an array of books, "
-          + "found \(root.kind)")
+          + "found \(kind)")
     }
   }
 

@@ -59,6 +59,25 @@ extension FavoritesStore {
         // Rows saved before keep their line (byte_offset NULL), which still opens there.
         try db.execute(sql: "ALTER TABLE reading_position ADD COLUMN byte_offset INTEGER")
       }
+      migrator.registerMigration("v4-bookmarks") { db in
+        // A place is a byte offset plus the words found there, so it can be found again when
+        // the file is re-issued (a changed header moves every offset) or another edition is
+        // read. A bookmark's key is a UUID, the same on every machine it is imported into.
+        try db.execute(
+          sql: """
+            ALTER TABLE reading_position ADD COLUMN quote TEXT;
+            CREATE TABLE bookmark (
+              key TEXT PRIMARY KEY NOT NULL,
+              id INTEGER NOT NULL,
+              byte_offset INTEGER NOT NULL,
+              quote TEXT NOT NULL,
+              note TEXT NOT NULL DEFAULT '',
+              created_at INTEGER NOT NULL,
+              updated_at INTEGER NOT NULL
+            );
+            CREATE INDEX bookmark_by_book ON bookmark (id, byte_offset, created_at);
+            """)
+      }
       return migrator
     })
 }

@@ -8,55 +8,99 @@ extension FavoritesStore {
   /// `{"count":N,"exported_at":…,"favorites":[{"added_at":…,"book":{…}}],
   /// "format":"gutenberg-favorites","version":1}` with sorted keys, two-space indentation,
   /// unescaped UTF-8 and slashes, and a trailing newline. Each book is the stored server JSON
-  /// with its keys sorted, so fields this program does not know survive.
+  /// with its keys sorted, so fields this program does not know survive. A favourite read in
+  /// the reader also carries its `reading_position` and `bookmarks`, and the document is then
+  /// version 2; without them it stays version 1, which older versions of the program import.
   func exportDocument(exportedAt: Date = Date()) throws(StoreError) -> Data {
-    let path = databaseURL.path
-    let rows = try reading { db in
-      try Row.fetchAll(db, sql: "SELECT id, added_at, raw_json FROM favorite ORDER BY added_at, id")
+    var document: [UInt8] = []
+    try writeExport(exportedAt: exportedAt) { (piece: [UInt8]) throws(StoreError) in
+      document.append(contentsOf: piece)
     }
-    var entries: [StoreJSON] = []
-    entries.reserveCapacity(rows.count)
-    for row in rows {
-      let id: Int = row["id"]
-      let raw: Data = row["raw_json"]
-      let book: StoreJSON
-      do {
-        book = try StoreJSON.parse([UInt8](raw))
-      } catch {
-        throw .io(path: path, reason: "favourite \(id) has an unreadable snapshot: \(error.reason)")
-      }
-      entries.append(
-        .object([
-          .init(
-            key: "added_at", value: .string(StoreTimestamp.iso8601(milliseconds: row["added_at"]))),
-          .init(key: "book", value: book),
-        ]))
-    }
-    let exported = StoreTimestamp.iso8601(
-      milliseconds: StoreTimestamp.milliseconds(exportedAt), fractional: false)
-    let document = StoreJSON.object([
-      .init(key: "count", value: .number(String(entries.count))),
-      .init(key: "exported_at", value: .string(exported)),
-      .init(key: "favorites", value: .array(entries)),
-      .init(key: "format", value: .string(FavoritesImport.format)),
-      .init(key: "version", value: .number(String(FavoritesImport.version))),
-    ])
-    var bytes = document.pretty()
-    bytes.append(0x0A)
-    return Data(bytes)
+    return Data(document)
   }
 
-  /// Writes ``exportDocument(exportedAt:)`` to `file` atomically (temporary file, fsync,
-  /// rename): on failure nothing is left behind and an existing file is unchanged.
-  func export(to file: URL, exportedAt: Date = Date()) throws(StoreError) {
-    try StoreFileWriter.writeAtomically(exportDocument(exportedAt: exportedAt), to: file)
+  /// Writes the export document to `file` atomically (temporary file, fsync, rename), a piece
+  /// at a time: on failure nothing is left behind and an existing file is unchanged. Returns how
+  /// many favourites it holds.
+  @discardableResult
+  func export(to file: URL, exportedAt: Date = Date()) throws(StoreError) -> Int {
+    var count = 0
+    try StoreFileWriter.writeAtomically(to: file) { (write) throws(StoreError) in
+      count = try writeExport(exportedAt: exportedAt, to: write)
+    }
+    return count
+  }
+
+  /// Bytes gathered before a piece goes to the sink.
+  static let exportPiece = 64 * 1024
+
+  /// Streams ``exportDocument(exportedAt:)`` to `sink` in pieces of about 64 KiB, each ending at
+  /// the end of an entry (so each is whole UTF-8), from one read transaction: memory stays that
+  /// of one piece whatever the number of favourites. Returns how many favourites it wrote.
+  @discardableResult
+  func writeExport(
+    exportedAt: Date = Date(), to sink: ([UInt8]) throws(StoreError) -> Void
+  ) throws(StoreError) -> Int {
+    let path = databaseURL.path
+    let exported = StoreTimestamp.iso8601(
+      milliseconds: StoreTimestamp.milliseconds(exportedAt), fractional: false)
+    return try reading { db in
+      let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM favorite") ?? 0
+      var out: [UInt8] = []
+      out.reserveCapacity(Self.exportPiece + 16 * 1024)
+      func flush() throws {
+        guard !out.isEmpty else { return }
+        try sink(out)
+        out.removeAll(keepingCapacity: true)
+      }
+      func append(_ text: String) { out.append(contentsOf: text.utf8) }
+      append("{\n  \"count\": \(count),\n  \"exported_at\": ")
+      StoreJSON.writeString(exported, to: &out)
+      append(",\n  \"favorites\": ")
+      var reading = try ExportReadingData(db)
+      var written = 0
+      var carriesReading = false
+      let favorites = try Row.fetchCursor(
+        db, sql: "SELECT id, added_at, raw_json FROM favorite ORDER BY added_at, id")
+      while let row = try favorites.next() {
+        let id: Int = row["id"]
+        let addedAt: Int64 = row["added_at"]
+        let raw: Data = row["raw_json"]
+        let book: StoreJSON
+        do throws(JSONParseError) {
+          book = try StoreJSON.parse([UInt8](raw))
+        } catch {
+          throw StoreError.io(
+            path: path, reason: "favourite \(id) has an unreadable snapshot: \(error.reason)")
+        }
+        var members: [StoreJSON.Member] = [
+          .init(key: "added_at", value: .string(StoreTimestamp.iso8601(milliseconds: addedAt))),
+          .init(key: "book", value: book),
+        ]
+        let extra = try reading.members(for: id, addedAt: addedAt)
+        if !extra.isEmpty { carriesReading = true }
+        members += extra
+        append(written == 0 ? "[\n    " : ",\n    ")
+        StoreJSON.object(members).appendPretty(to: &out, level: 2)
+        written += 1
+        if out.count >= Self.exportPiece { try flush() }
+      }
+      append(written == 0 ? "[]" : "\n  ]")
+      append(",\n  \"format\": ")
+      StoreJSON.writeString(FavoritesImport.format, to: &out)
+      let version = carriesReading ? FavoritesImport.version : FavoritesImport.plainVersion
+      append(",\n  \"version\": \(version)\n}\n")
+      try flush()
+      return written
+    }
   }
 
   /// Imports an export document, a Gutendex page or a JSON array of books, all-or-nothing.
   ///
-  /// Everything is validated before one transaction writes it; a bad element throws
-  /// ``StoreError/invalidImport(source:location:reason:)`` naming its JSON path (or the line and
-  /// column of a syntax error) and nothing is written. New books get the document's `added_at`,
+  /// The syntax and shape are checked first, then each entry as one transaction writes it; a
+  /// bad element throws ``StoreError/invalidImport(source:location:reason:)`` naming its JSON
+  /// path (or the line and column of a syntax error) and the transaction is rolled back, so
+  /// nothing is written. New books get the document's `added_at`,
   /// or `date` for pages and arrays; existing favourites keep theirs and take the imported
   /// snapshot if it differs. Importing the same data twice changes nothing the second time.
   ///
@@ -71,28 +115,70 @@ extension FavoritesStore {
   func importDocument(_ data: Data, source: String = "input", at date: Date)
     throws(StoreError) -> ImportSummary
   {
-    let items = try FavoritesImport(data, source: source).items
     let now = StoreTimestamp.milliseconds(date)
+    let bytes = [UInt8](data)
+    // Written as it is read, one entry at a time, in one transaction: an error anywhere in the
+    // document rolls all of it back, so an import is still all or nothing.
     return try writing { db in
       var summary = ImportSummary()
-      for item in items {
+      try FavoritesImport.forEachItem(bytes, source: source) { item in
         let stored = try Data.fetchOne(
           db, sql: "SELECT raw_json FROM favorite WHERE id = ?", arguments: [item.book.id])
-        guard let stored else {
+        if let stored {
+          // Compare by content, not bytes: a snapshot exported and imported back is the same.
+          let current = try? StoreJSON.parse([UInt8](stored)).compact(sortedKeys: true)
+          if current == item.canonical {
+            summary.unchanged += 1
+          } else {
+            try Self.updateSnapshot(item.book, db)
+            summary.updated += 1
+          }
+        } else {
           try Self.insert(item.book, addedAt: item.addedAt ?? now, db)
           summary.added += 1
-          continue
         }
-        // Compare by content, not bytes: a snapshot exported and imported back is the same.
-        let current = try? StoreJSON.parse([UInt8](stored)).compact(sortedKeys: true)
-        if current == item.canonical {
-          summary.unchanged += 1
-        } else {
-          try Self.updateSnapshot(item.book, db)
-          summary.updated += 1
-        }
+        try Self.mergeReading(item, into: &summary, db)
       }
       return summary
+    }
+  }
+
+  /// Merges an imported favourite's reading position and bookmarks: the newer of two wins
+  /// (by `updated_at`), so neither side's later note or place is lost, and a bookmark already
+  /// here (the same key) is never added twice.
+  static func mergeReading(
+    _ item: FavoritesImport.Item, into summary: inout ImportSummary, _ db: Database
+  )
+    throws
+  {
+    if let position = item.position, let updatedAt = position.updatedAt {
+      let imported = StoreTimestamp.milliseconds(updatedAt)
+      let stored = try Int64.fetchOne(
+        db, sql: "SELECT updated_at FROM reading_position WHERE id = ?", arguments: [item.book.id])
+      if stored.map({ imported > $0 }) ?? true {
+        try db.execute(
+          sql: """
+            INSERT OR REPLACE INTO reading_position (id, line, byte_offset, quote, updated_at)
+            VALUES (?, ?, ?, ?, ?)
+            """,
+          arguments: [
+            item.book.id, position.line, position.byteOffset, position.quote, imported,
+          ])
+        summary.positionsUpdated += 1
+      }
+    }
+    for bookmark in item.bookmarks {
+      let stored = try Int64.fetchOne(
+        db, sql: "SELECT updated_at FROM bookmark WHERE key = ?", arguments: [bookmark.key])
+      guard let stored else {
+        try Library.save(bookmark, db)
+        summary.bookmarksAdded += 1
+        continue
+      }
+      if StoreTimestamp.milliseconds(bookmark.updatedAt) > stored {
+        try Library.save(bookmark, db)
+        summary.bookmarksUpdated += 1
+      }
     }
   }
 }

@@ -159,12 +159,7 @@ final class FavoritesStore: Sendable {
   func favorites(
     order: FavoriteOrder = .newest, limit: Int? = nil, offset: Int = 0
   ) throws(StoreError) -> [Favorite] {
-    let orderBy =
-      switch order {
-      case .newest: "added_at DESC, id DESC"
-      case .title: "title_key = '', title_key, id"
-      case .author: "author_key = '', author_key, title_key, id"
-      }
+    let orderBy = Self.orderBy(order)
     let path = databaseURL.path
     return try reading { db in
       let rows = try Row.fetchAll(
@@ -172,6 +167,35 @@ final class FavoritesStore: Sendable {
         sql: "SELECT \(Self.columns) FROM favorite ORDER BY \(orderBy) LIMIT ? OFFSET ?",
         arguments: [limit.map { max(0, $0) } ?? -1, max(0, offset)])
       return try rows.map { row throws(StoreError) in try Self.favorite(from: row, path: path) }
+    }
+  }
+
+  /// Calls `body` with the favourites in `order`, `size` at a time, from one read transaction.
+  func forEachWindow(order: FavoriteOrder, size: Int, _ body: ([Favorite]) -> Void)
+    throws(StoreError)
+  {
+    let path = databaseURL.path
+    try reading { db in
+      let rows = try Row.fetchCursor(
+        db, sql: "SELECT \(Self.columns) FROM favorite ORDER BY \(Self.orderBy(order))")
+      var window: [Favorite] = []
+      window.reserveCapacity(size)
+      while let row = try rows.next() {
+        window.append(try Self.favorite(from: row, path: path))
+        if window.count == size {
+          body(window)
+          window.removeAll(keepingCapacity: true)
+        }
+      }
+      if !window.isEmpty { body(window) }
+    }
+  }
+
+  static func orderBy(_ order: FavoriteOrder) -> String {
+    switch order {
+    case .newest: "added_at DESC, id DESC"
+    case .title: "title_key = '', title_key, id"
+    case .author: "author_key = '', author_key, title_key, id"
     }
   }
 

@@ -7,6 +7,13 @@ public struct ImportSummary: Sendable, Hashable {
   /// Existing favourites whose snapshot was already the same.
   public var unchanged: Int
 
+  /// Bookmarks this store did not have.
+  public var bookmarksAdded = 0
+  /// Bookmarks this store had, replaced by a newer edit (their note) from the document.
+  public var bookmarksUpdated = 0
+  /// Reading positions taken from the document because they were newer than this store's.
+  public var positionsUpdated = 0
+
   /// Makes a summary; all counts default to zero.
   public init(added: Int = 0, updated: Int = 0, unchanged: Int = 0) {
     self.added = added

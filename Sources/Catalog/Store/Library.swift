@@ -82,8 +82,10 @@ final class Library: Sendable {
   func readingPosition(id: Int) throws(StoreError) -> ReadingPosition? {
     try reading { db in
       try Row.fetchOne(
-        db, sql: "SELECT line, byte_offset FROM reading_position WHERE id = ?", arguments: [id]
-      ).map { ReadingPosition(line: $0["line"], byteOffset: $0["byte_offset"]) }
+        db,
+        sql: "SELECT line, byte_offset, quote, updated_at FROM reading_position WHERE id = ?",
+        arguments: [id]
+      ).map(Self.position)
     }
   }
 
@@ -94,14 +96,20 @@ final class Library: Sendable {
     try writing { db in
       try db.execute(
         sql: """
-          INSERT OR REPLACE INTO reading_position (id, line, byte_offset, updated_at)
-          VALUES (?, ?, ?, ?)
+          INSERT OR REPLACE INTO reading_position (id, line, byte_offset, quote, updated_at)
+          VALUES (?, ?, ?, ?, ?)
           """,
         arguments: [
-          id, max(0, position.line), position.byteOffset.map { max(0, $0) },
+          id, max(0, position.line), position.byteOffset.map { max(0, $0) }, position.quote,
           StoreTimestamp.milliseconds(date),
         ])
     }
+  }
+
+  static func position(_ row: Row) -> ReadingPosition {
+    ReadingPosition(
+      line: row["line"], byteOffset: row["byte_offset"], quote: row["quote"],
+      updatedAt: StoreTimestamp.date(milliseconds: row["updated_at"]))
   }
 
   static func entry(_ row: Row) -> LibraryEntry {

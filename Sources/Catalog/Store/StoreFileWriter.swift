@@ -13,6 +13,15 @@ enum StoreFileWriter {
   /// Replaces `url` with `data`; on failure throws ``StoreError/exportFailed(path:reason:)``
   /// and leaves neither a partial file nor the temporary file behind.
   static func writeAtomically(_ data: Data, to url: URL) throws(StoreError) {
+    try writeAtomically(to: url) { (write) throws(StoreError) in try write([UInt8](data)) }
+  }
+
+  /// Replaces `url` with the bytes `produce` hands to the writer it is given, a piece at a
+  /// time; the same guarantees as ``writeAtomically(_:to:)``, whatever `produce` throws.
+  static func writeAtomically(
+    to url: URL,
+    produce: (_ write: ([UInt8]) throws(StoreError) -> Void) throws(StoreError) -> Void
+  ) throws(StoreError) {
     let path = url.standardizedFileURL.path
     let directory = (path as NSString).deletingLastPathComponent
     let name = (path as NSString).lastPathComponent
@@ -34,17 +43,18 @@ enum StoreFileWriter {
       if !closed { close(descriptor) }
       if !renamed { unlink(temporary) }
     }
-    let bytes = [UInt8](data)
-    var written = 0
-    while written < bytes.count {
-      let count = bytes[written...].withUnsafeBytes { buffer in
-        write(descriptor, buffer.baseAddress, buffer.count)
+    try produce { (bytes: [UInt8]) throws(StoreError) in
+      var written = 0
+      while written < bytes.count {
+        let count = bytes[written...].withUnsafeBytes { buffer in
+          write(descriptor, buffer.baseAddress, buffer.count)
+        }
+        if count < 0 {
+          if errno == EINTR { continue }
+          throw failure("cannot write", errno)
+        }
+        written += count
       }
-      if count < 0 {
-        if errno == EINTR { continue }
-        throw failure("cannot write", errno)
-      }
-      written += count
     }
     // The data must be on disk before the rename makes it visible under the final name.
     guard fsync(descriptor) == 0 else { throw failure("cannot flush to disk", errno) }

@@ -14,7 +14,7 @@ extension StoreJSON {
   }
 
   /// The value at the parser's position, with member order and number text kept.
-  private static func read(_ parser: inout JSONParser) throws(JSONParseError) -> StoreJSON {
+  static func read(_ parser: inout JSONParser) throws(JSONParseError) -> StoreJSON {
     switch parser.peek() {
     case UInt8(ascii: "{"):
       var members: [Member] = []

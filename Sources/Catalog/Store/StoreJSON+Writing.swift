@@ -16,6 +16,12 @@ extension StoreJSON {
     return out
   }
 
+  /// Appends this value pretty-printed as if nested `level` deep in a document (its inner lines
+  /// indented by `level + 1` steps), for a document written a piece at a time.
+  func appendPretty(to out: inout [UInt8], level: Int) {
+    write(to: &out, sortedKeys: true, indent: level)
+  }
+
   /// Writes `text` as a JSON string literal, escaping only what JSON requires.
   static func writeString(_ text: String, to out: inout [UInt8]) {
     out.append(UInt8(ascii: "\""))

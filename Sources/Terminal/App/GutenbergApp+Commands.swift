@@ -103,7 +103,13 @@ extension GutenbergApp {
     do {
       switch format {
       case .json:
-        output.write(String(decoding: try await service.exportFavorites(), as: UTF8.self))
+        try await exportToStandardOutput()
+      case .automatic where !output.isTerminal:
+        // A pipe gets rows as they are read: 10,000 favourites never sit in memory at once.
+        let output = self.output
+        try await service.forEachFavorites(order: order) { window in
+          output.print(window.map(Self.favoriteTSVLine))
+        }
       case .automatic:
         output.print(favoriteListLines(try await service.allFavorites(order: order)))
       }
@@ -154,12 +160,20 @@ extension GutenbergApp {
         output.printError(
           "Exported \(TextFormat.plural(count, "favourite")) to \(file.path)")
       } else {
-        output.write(String(decoding: try await service.exportFavorites(), as: UTF8.self))
+        try await exportToStandardOutput()
       }
       return .ok
     } catch {
       return fail(error)
     }
+  }
+
+  /// The export document to standard output, a piece at a time as it is read.
+  private func exportToStandardOutput() async throws(CatalogError) {
+    let output = self.output
+    try await service.exportFavorites(streamingTo: { piece in
+      output.write(String(decoding: piece, as: UTF8.self))
+    })
   }
 
   /// `gutenberg favorites import FILE` (`-` reads standard input).
@@ -173,9 +187,19 @@ extension GutenbergApp {
     do {
       let source = path == "-" ? "stdin" : path
       let summary = try await service.importFavorites(data, source: source)
+      var reading: [String] = []
+      if summary.bookmarksAdded + summary.bookmarksUpdated > 0 {
+        reading.append(
+          "bookmarks: \(summary.bookmarksAdded) added, \(summary.bookmarksUpdated) updated")
+      }
+      if summary.positionsUpdated > 0 {
+        reading.append(
+          "\(TextFormat.plural(summary.positionsUpdated, "reading position")) taken (newer)")
+      }
       output.printError(
         "Imported from \(source): \(summary.added) added, "
-          + "\(summary.updated) updated, \(summary.unchanged) unchanged")
+          + "\(summary.updated) updated, \(summary.unchanged) unchanged"
+          + reading.map { "; \($0)" }.joined())
       return .ok
     } catch {
       return fail(error)
@@ -262,7 +286,7 @@ extension GutenbergApp {
     DisplayWidth.truncate(Sanitizer.title(title), toCells: 60)
   }
 
-  static func iso8601(_ date: Date) -> String {
+  nonisolated static func iso8601(_ date: Date) -> String {
     date.formatted(.iso8601)
   }
 

@@ -120,22 +120,52 @@ extension GutenbergApp {
     } catch {
       return .failure(GetFailure(status: fail(error.message, .usage)))
     }
-    let request = DownloadRequest(
-      id: id, format: format, target: target, replace: force, mirror: mirror,
-      stallTimeout: downloadTimeout, minimumSpeed: minimumSpeed,
-      cleanTitle: { Sanitizer.title($0) },
-      // --verbose: the file's requests (redirects included) too, as the API's are.
-      observer: options.verbose ? Self.requestPrinter(output) : nil)
-    let watch = DownloadWatch(output: output, quiet: quiet)
-    let task = Task { [service] in try await service.download(request, events: watch.show) }
-    interrupts?.begin { task.cancel() }
-    // In the interactive browser, Ctrl-C cancels the command's task: pass that on.
-    let outcome = await withTaskCancellationHandler {
-      await task.result
-    } onCancel: {
-      task.cancel()
+    // Without --format, a file the server (or mirror) does not have (404, 410) hands over to
+    // the next edition the book has, in the order of ``BookFormat/preference``. The editions
+    // left are looked up on the first missing file only: most downloads never need them.
+    var editions: [BookFormat]?
+    var current = format
+    var watch: DownloadWatch
+    var outcome: Result<DownloadOutcome, any Error>
+    while true {
+      let request = DownloadRequest(
+        id: id, format: current, target: target, replace: force, mirror: mirror,
+        stallTimeout: downloadTimeout, minimumSpeed: minimumSpeed,
+        cleanTitle: { Sanitizer.title($0) },
+        // --verbose: the file's requests (redirects included) too, as the API's are.
+        observer: options.verbose ? Self.requestPrinter(output) : nil)
+      watch = DownloadWatch(output: output, quiet: quiet)
+      let show = watch.show
+      let task = Task { [service] in try await service.download(request, events: show) }
+      interrupts?.begin { task.cancel() }
+      // In the interactive browser, Ctrl-C cancels the command's task: pass that on.
+      outcome = await withTaskCancellationHandler {
+        await task.result
+      } onCancel: {
+        task.cancel()
+      }
+      interrupts?.end()
+      guard format == nil, case .failure(let thrown) = outcome, Self.isMissingFile(thrown)
+      else { break }
+      var tried = current
+      var remaining: [BookFormat]
+      if let editions {
+        remaining = editions
+      } else {
+        // The first edition was the service's choice: the first of these.
+        let all = await editionsToTry(id: id)
+        tried = all.first
+        remaining = Array(all.dropFirst())
+      }
+      guard !remaining.isEmpty, let tried else { break }
+      let next = remaining.removeFirst()
+      editions = remaining
+      watch.meter?.clear()
+      output.printError(
+        "note: \(mirror == nil ? "Project Gutenberg" : "the mirror") has no \(tried) file of "
+          + "book \(id) (\(Self.missingStatus(thrown))); trying \(next)")
+      current = next
     }
-    interrupts?.end()
     let progress = watch.meter
     switch outcome {
     case .success(let done):
@@ -171,9 +201,31 @@ extension GutenbergApp {
       }
       return .failure(
         report(
-          failure, id: id, format: format, target: target, mirror: mirror,
+          failure, id: id, format: current, target: target, mirror: mirror,
           destination: destination))
     }
+  }
+
+  /// The editions book `id` has, in the order a download without `--format` tries them.
+  private func editionsToTry(id: Int) async -> [BookFormat] {
+    guard let book = try? await service.book(id: id).book else { return [] }
+    return BookFormat.preference.filter { $0.pick(from: book.formats) != nil }
+  }
+
+  /// True when the download failed because the server has no such file (404 or 410).
+  static func isMissingFile(_ thrown: any Error) -> Bool {
+    missingStatusCode(thrown) != nil
+  }
+
+  static func missingStatus(_ thrown: any Error) -> String {
+    missingStatusCode(thrown).map { "HTTP \($0)" } ?? "missing"
+  }
+
+  private static func missingStatusCode(_ thrown: any Error) -> Int? {
+    guard case .download(.server(.http(let status, _, _))) = CatalogError(thrown),
+      status == 404 || status == 410
+    else { return nil }
+    return status
   }
 
   /// The note after a download, for a person watching.

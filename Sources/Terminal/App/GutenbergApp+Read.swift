@@ -37,10 +37,11 @@ extension GutenbergApp {
       return .ok
     }
     let saved = (try? await service.readingPosition(id: entry.id)) ?? nil
+    let (top, note) = Self.resumePlace(saved, in: text)
     var reader = Pager(
       text: text, title: entry.title, width: output.width,
-      height: TerminalHeight.current() - 2, raw: raw,
-      top: saved.map { $0.byteOffset ?? text.offset(ofLine: $0.line) })
+      height: TerminalHeight.current() - 2, raw: raw, top: top)
+    if let note { output.printError(note) }
     return await runPager(&reader, id: entry.id, input: input)
   }
 
@@ -171,6 +172,14 @@ extension GutenbergApp {
         } else {
           output.print(table.lines(width: reader.width, style: style))
         }
+      case .mark(let note):
+        await mark(reader, id: id, note: note)
+      case .unmark(let number):
+        await unmark(number, id: id)
+      case .bookmarks:
+        await listBookmarks(reader, id: id)
+      case .bookmark(let number):
+        await goTo(bookmark: number, id: id, &reader)
       case .help:
         output.print(style.dim(Pager.keys))
       case .quit:
@@ -218,7 +227,10 @@ extension GutenbergApp {
   private func savePosition(_ reader: Pager, id: Int) async {
     do {
       try await service.setReadingPosition(
-        id: id, ReadingPosition(line: reader.topLine, byteOffset: reader.top))
+        id: id,
+        ReadingPosition(
+          line: reader.topLine, byteOffset: reader.top,
+          quote: PlaceQuote.quote(in: reader.text, at: reader.top)))
     } catch {
       output.printError("warning: reading position not saved: \(error.description)")
     }

@@ -22,6 +22,9 @@ enum ImportSource {
 
   private static func readUpTo(_ limit: Int, from handle: FileHandle) -> Data {
     var data = Data()
+    // Room for the limit at once (untouched pages cost nothing): growing by copies would hold
+    // two buffers of a large document at the same moment.
+    data.reserveCapacity(limit)
     while data.count < limit {
       guard let piece = try? handle.read(upToCount: min(1 << 20, limit - data.count)),
         !piece.isEmpty

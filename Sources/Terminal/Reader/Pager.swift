@@ -170,7 +170,8 @@ package struct Pager: Sendable {
 
   /// The keys, for the prompt line.
   package static let keys =
-    "Enter/n next · p prev · g N% or g LINE · /word, then n · toc, toc N · q quit"
+    "Enter/n next · p prev · g N% or g LINE · /word, then n · toc, toc N · b [note] mark · "
+    + "bookmarks, g bN, b -N · q quit"
 }
 
 extension Pager: LineRendering {

@@ -4,8 +4,16 @@ import Foundation
 package enum PagerCommand: Sendable, Hashable {
   /// Enter, space or `n` (without a search running).
   case next
-  /// `p` or `b`.
+  /// `p`.
   case previous
+  /// `b` or `b NOTE`: bookmark the page's first row, with a note (empty for none).
+  case mark(String)
+  /// `b -2`: remove bookmark 2.
+  case unmark(Int)
+  /// `bookmarks`: list this book's bookmarks.
+  case bookmarks
+  /// `g b2`: go to bookmark 2.
+  case bookmark(Int)
   /// `g 50%`.
   case percent(Double)
   /// `g 120`.
@@ -35,13 +43,24 @@ package enum PagerCommand: Sendable, Hashable {
     switch text.lowercased() {
     case "", "f", " ": return .next
     case "n": return searching ? .again : .next
-    case "p", "b": return .previous
+    case "p": return .previous
+    case "b": return .mark("")
+    case "bookmarks", "marks": return .bookmarks
     case "q", "quit": return .quit
     case "?", "h", "help": return .help
     case "toc", "contents": return .contents
     default: break
     }
     let words = text.split(separator: " ", omittingEmptySubsequences: true)
+    if words.count == 2, words[0].lowercased() == "b", words[1].hasPrefix("-"),
+      let number = Int(words[1].dropFirst()), number > 0
+    {
+      return .unmark(number)
+    }
+    if words.first == "b" || words.first == "B" {
+      // The note is kept as typed, inner spaces included.
+      return .mark(String(text.dropFirst()).trimmingCharacters(in: .whitespaces))
+    }
     if words.first?.lowercased() == "toc", words.count == 2, let number = Int(words[1]),
       number > 0
     {
@@ -55,6 +74,11 @@ package enum PagerCommand: Sendable, Hashable {
         return .percent(value)
       }
       if let number = Int(argument), number > 0 { return .line(number) }
+      if argument.first == "b" || argument.first == "B", let number = Int(argument.dropFirst()),
+        number > 0
+      {
+        return .bookmark(number)
+      }
     }
     return .unknown(line)
   }

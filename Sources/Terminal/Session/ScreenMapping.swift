@@ -192,9 +192,12 @@ extension GutenbergApp {
         emptyText: FavoritesScreen.commandLineEmptyText
       ).lines(width: output.width, style: output.style)
     }
-    return favorites.map { favorite in
-      TSVRenderer.line(favorite.book) + "\t" + Self.iso8601(favorite.addedAt)
-    }
+    return favorites.map(Self.favoriteTSVLine)
+  }
+
+  /// A favourite's row in a pipe: the book's TSV fields and when it was added.
+  nonisolated static func favoriteTSVLine(_ favorite: Favorite) -> String {
+    TSVRenderer.line(favorite.book) + "\t" + iso8601(favorite.addedAt)
   }
 
   func cacheInfoLines(_ info: CacheInfo) -> [String] {

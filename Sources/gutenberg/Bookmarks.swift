@@ -1,0 +1,25 @@
+import ArgumentParser
+import Terminal
+
+struct Bookmarks: GlobalOptionsCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "List the bookmarks and notes made in the reader (tab-separated when piped).",
+    discussion: """
+      In the reader, b [note] bookmarks the page's first words, bookmarks lists them and g bN \
+      goes to one. Each keeps its byte offset and the words there, so it is found again in a \
+      re-issued file or another edition. Piped: id, bookmark, byte offset, created, note, quote.
+      """)
+
+  @OptionGroup(title: GlobalOptions.title) var global: GlobalOptions
+  @Argument(help: "Only this book's (its Project Gutenberg number).") var id: Int?
+  @Flag(help: "Print JSON.") var json = false
+
+  func validate() throws {
+    if let id, id <= 0 { throw ValidationError("a book id is a positive number") }
+  }
+
+  func run() async throws {
+    let (id, format): (Int?, GutenbergApp.ListFormat) = (id, json ? .json : .automatic)
+    try await global.run { await $0.bookmarksList(id: id, format: format) }
+  }
+}
