@@ -171,8 +171,14 @@ public enum FeedGenerator {
     else { return [] }
     let text = String(decoding: book, as: UTF8.self)
     let start = text.range(of: #""formats":{"#)?.upperBound ?? text.startIndex
+    // JSONSerialization writes "/" as "\/": either spelling.
     func position(_ key: String) -> String.Index {
-      text.range(of: "\"\(key)\":", range: start..<text.endIndex)?.lowerBound ?? text.endIndex
+      for spelling in [key, key.replacingOccurrences(of: "/", with: "\\/")] {
+        if let found = text.range(of: "\"\(spelling)\":", range: start..<text.endIndex) {
+          return found.lowerBound
+        }
+      }
+      return text.endIndex
     }
     return formats.map { ($0.key, $0.value) }.sorted { position($0.0) < position($1.0) }
   }

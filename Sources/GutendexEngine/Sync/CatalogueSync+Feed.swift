@@ -113,7 +113,7 @@ extension CatalogueSync {
     let note =
       skipped.isEmpty
       ? nil
-      : "the feed: skipped \(skipped.count) unreadable record(s): "
+      : "skipped unreadable records: "
         + reading.skipped.prefix(5).map { "book \($0.id) (\($0.reason))" }.joined(separator: ", ")
     return FeedOutcome(
       result: .refreshed, books: reading.records.count, skipped: skipped, note: note,
