@@ -20,8 +20,10 @@ extension CatalogueSync {
     var feed =
       state.feed.flatMap { $0.url == url.absoluteString ? $0 : nil }
       ?? FeedState(url: url.absoluteString)
-    func failed(_ note: String) -> FeedOutcome {
-      FeedOutcome(result: .failed, note: "the feed: \(note)", requests: requests)
+    func failed(_ note: String, _ cause: SyncRun.Cause = .unavailable) -> FeedOutcome {
+      var outcome = FeedOutcome(result: .failed, note: "the feed: \(note)", requests: requests)
+      outcome.cause = cause
+      return outcome
     }
 
     var headers = ["User-Agent": FeedPolicy.userAgent, "Accept-Encoding": "identity"]
@@ -45,6 +47,7 @@ extension CatalogueSync {
         target = next
       }
     } catch let error as GutendexError {
+      if case .cancelled = error { return failed(error.description, .cancelled) }
       return failed(error.description)
     } catch {
       return failed("\(error)")
@@ -66,15 +69,20 @@ extension CatalogueSync {
     do {
       reading = try await FeedReader.read(response.body)
     } catch let failure as FeedArchive.Failure {
-      if let source = failure.source as? GutendexError { return failed(source.description) }
-      return failed("not a readable .tar.bz2 (\(failure.reason)): \(target.absoluteString)")
+      if let source = failure.source as? GutendexError {
+        if case .cancelled = source { return failed(source.description, .cancelled) }
+        return failed(source.description)
+      }
+      return failed(
+        "not a readable .tar.bz2 (\(failure.reason)): \(target.absoluteString)", .badData)
     } catch let error as GutendexError {
+      if case .cancelled = error { return failed(error.description, .cancelled) }
       return failed(error.description)
     } catch {
       return failed("\(error)")
     }
     guard !reading.records.isEmpty else {
-      return failed("no book records in \(target.absoluteString)")
+      return failed("no book records in \(target.absoluteString)", .badData)
     }
 
     do {
@@ -107,7 +115,7 @@ extension CatalogueSync {
       state = next
       base = try files.openEngine()
     } catch {
-      return failed("cannot write the local catalogue: \(error)")
+      return failed("cannot write the local catalogue: \(error)", .files)
     }
     let skipped = reading.skipped.map(\.id).sorted()
     let note =

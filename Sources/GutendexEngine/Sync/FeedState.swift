@@ -45,6 +45,9 @@ public struct FeedOutcome: Sendable, Hashable, Codable {
   public var note: String?
   /// Requests sent for the feed (redirects included).
   public var requests: Int
+  /// What stopped it when it failed: the network (`unavailable`), a file that is not the
+  /// feed (`badData`), or the local files.
+  public var cause: SyncRun.Cause?
 
   /// An outcome.
   public init(

@@ -105,9 +105,11 @@ extension GutenbergApp {
         if let note = run.note { output.printError("note: \(Sanitizer.sanitize(note))") }
       }
     }
-    if run.feed?.result == .failed, policy.force, Self.status(of: run) == .ok {
+    if let feed = run.feed, feed.result == .failed, policy.force, Self.status(of: run) == .ok {
       // The feed was asked for and could not be had: the walk's success does not hide it.
-      return .unavailable
+      var failed = run
+      failed.cause = feed.cause ?? .unavailable
+      return Self.status(of: failed)
     }
     return Self.status(of: run)
   }
