@@ -179,3 +179,21 @@ struct FeedReaderTests {
     }
   }
 }
+
+/// When a sync refreshes from the feed: never-refreshed, older than the age, another URL, forced.
+@Suite("Feed policy")
+struct FeedPolicyTests {
+  @Test func aRefreshIsDueByAgeURLOrForce() {
+    let now = Date(timeIntervalSince1970: 1_800_000_000)
+    var state = FeedState(url: FeedPolicy.defaultURL.absoluteString)
+    state.checked = now.addingTimeInterval(-6 * 86_400)
+    let weekly = FeedPolicy()
+    #expect(weekly.isDue(nil, at: now))
+    #expect(!weekly.isDue(state, at: now))
+    #expect(weekly.isDue(state, at: now.addingTimeInterval(86_400)))
+    #expect(FeedPolicy(force: true).isDue(state, at: now))
+    #expect(!FeedPolicy(maxAge: nil).isDue(nil, at: now))
+    let mirror = FeedPolicy(url: URL(string: "https://mirror.example/rdf-files.tar.bz2")!)
+    #expect(mirror.isDue(state, at: now))
+  }
+}

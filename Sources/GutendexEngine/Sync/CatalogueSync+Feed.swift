@@ -68,6 +68,10 @@ extension CatalogueSync {
     let reading: FeedReader.Reading
     do {
       reading = try await FeedReader.read(response.body)
+      try Task.checkCancellation()
+    } catch _ where Task.isCancelled {
+      // Ctrl-C ended the transfer: the archive looks cut off, but nothing is wrong with it.
+      return failed("stopped by Ctrl-C", .cancelled)
     } catch let failure as FeedArchive.Failure {
       if let source = failure.source as? GutendexError {
         if case .cancelled = source { return failed(source.description, .cancelled) }
