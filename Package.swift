@@ -29,13 +29,22 @@ let package = Package(
       providers: [.apt(["libcurl4-openssl-dev"])]),
     // A Gutendex-compatible engine over a local set of books, plus the embedded catalogue.
     .target(
-      name: "GutendexEngine", dependencies: ["Gutendex", "CZlib"], resources: [.copy("Resources")],
+      name: "GutendexEngine", dependencies: ["Gutendex", "CZlib", "CArchive", "CLibXML2"],
+      resources: [.copy("Resources")],
       // Optimised in debug builds too: the tests run the debug binary, whose first suggestion
       // (a word list of the whole catalogue) otherwise takes ~5 s of CPU, and a minute or more
       // while the parallel suites share two cores. Release builds are optimised anyway.
       swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
     // The system zlib: gunzip of the source catalogue and CRC-32 of the index (apt: zlib1g-dev).
     .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
+    // libarchive: Project Gutenberg's feed (.tar.bz2) read as a stream (apt: libarchive-dev).
+    .systemLibrary(
+      name: "CArchive", path: "Sources/CArchive", pkgConfig: "libarchive",
+      providers: [.apt(["libarchive-dev"])]),
+    // libxml2: each RDF record of the feed parsed as Gutendex's reader does (apt: libxml2-dev).
+    .systemLibrary(
+      name: "CLibXML2", path: "Sources/CLibXML2", pkgConfig: "libxml-2.0",
+      providers: [.apt(["libxml2-dev"])]),
     // Derives the embedded catalogue snapshot from the real catalogue, and verifies it.
     .executableTarget(name: "gutendex-snapshot", dependencies: ["Gutendex", "GutendexEngine"]),
     // A loopback HTTP/1.1 server with fault knobs, serving any `Requestable` (usually the engine).
@@ -123,7 +132,7 @@ let package = Package(
     .target(
       name: "TestSupport",
       dependencies: [
-        "Gutendex", "GutendexServer", "GutendexEngine",
+        "Gutendex", "GutendexServer", "GutendexEngine", "CArchive",
         .product(name: "GRDB", package: "GRDB.swift"),
       ],
       path: "Tests/TestSupport",

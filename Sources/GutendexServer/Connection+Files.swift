@@ -38,6 +38,24 @@ extension Connection {
     {
       rangeHeader = nil
     }
+    // A conditional GET whose validator is still current: 304, no body (RFC 9110 13.1.1-2:
+    // If-None-Match first; If-Modified-Since only without it).
+    let unchanged: Bool
+    if let match = head.header("if-none-match") {
+      unchanged = match == "*" || (file.etag.map { match.contains($0) } ?? false)
+    } else if let since = head.header("if-modified-since") {
+      unchanged = since == file.lastModified
+    } else {
+      unchanged = false
+    }
+    if unchanged {
+      var response = ResponseHead(status: 304)
+      if let etag = file.etag { response.add("ETag", etag) }
+      if let lastModified = file.lastModified { response.add("Last-Modified", lastModified) }
+      response.add("Connection", keepAlive ? "keep-alive" : "close")
+      try await socket.write(response.encoded)
+      return keepAlive ? .keepAlive : .close
+    }
     var response = ResponseHead(status: 200)
     response.add("Content-Type", file.contentType)
     if let etag = file.etag { response.add("ETag", etag) }

@@ -19,7 +19,7 @@ let only: Set<Int> =
     arguments.index(after: index) < arguments.endIndex
       ? Set(arguments[arguments.index(after: index)].split(separator: ",").compactMap { Int($0) })
       : nil
-  } ?? Set(1...16)
+  } ?? Set(1...17)
 
 func runAll() async throws -> [ResultRow] {
   var binaries = try Binaries.locate(build: !arguments.contains("--no-build"))
@@ -59,6 +59,7 @@ func runAll() async throws -> [ResultRow] {
     if only.contains(14) { rows += try await SyncBenchmark.run(context) }
     if only.contains(15) { rows += try await CrossProcessBenchmark.run(context) }
     if only.contains(16) { rows += try await FavoritesStreamBenchmark.run(context) }
+    if only.contains(17) { rows += try await FeedBenchmark.run(context) }
   } catch {
     await server.stop()
     throw error

@@ -6,21 +6,39 @@ struct Sync: GlobalOptionsCommand {
     abstract: "Bring the local catalogue up to date from the server (new books, your books).")
 
   @OptionGroup(title: GlobalOptions.title) var global: GlobalOptions
-  @Flag(help: "Fetch every page of the catalogue (says first how many requests).") var full = false
+  @Flag(help: "Refresh from Project Gutenberg's feed now, whatever its age.") var feed = false
+  @Flag(help: "A full refresh: the same as --feed.") var full = false
+  @Option(
+    help: ArgumentHelp(
+      "The feed file's URL (GUTENBERG_FEED_URL).", valueName: "url"))
+  var feedURL: String?
+  @Option(
+    help: ArgumentHelp(
+      "Refresh from the feed when the last refresh is older (GUTENBERG_FEED_MAX_AGE; 7d; never).",
+      valueName: "age"))
+  var feedMaxAge: String?
   @Flag(help: "List the last 20 syncs instead.") var log = false
   @Flag(help: "Print JSON.") var json = false
 
   func validate() throws {
-    if full, log { throw ValidationError("--full and --log cannot be used together") }
+    if full || feed, log {
+      throw ValidationError("--\(full ? "full" : "feed") and --log cannot be used together")
+    }
   }
 
   func run() async throws {
     let format: GutenbergApp.ListFormat = json ? .json : .automatic
     let full = full
+    let feed = feed
+    let feedURL = feedURL
+    let feedMaxAge = feedMaxAge
     if log {
       try await global.run { await $0.syncLog(format: format) }
     } else {
-      try await global.run { await $0.sync(full: full, format: format) }
+      try await global.run {
+        await $0.sync(
+          full: full, feed: feed, feedURL: feedURL, feedMaxAge: feedMaxAge, format: format)
+      }
     }
   }
 }

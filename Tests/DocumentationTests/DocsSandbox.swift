@@ -86,11 +86,20 @@ final class DocsSandbox: Sendable {
     // them, from the loopback server (GUTENBERG_MIRROR below points the files there).
     try BookFiles.serve84(on: server)
     try BookFiles.serveText(id: 1342, on: server)
+    // Project Gutenberg's feed (`sync --feed`), made from fixture books, served here too.
+    try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+    let feed = root.appendingPathComponent("rdf-files.tar.bz2")
+    let books = try FixtureFiles.data("books.jsonl").split(separator: 0x0A).prefix(40)
+    try FeedGenerator.writeFeed(books: books.map { Data($0) }, to: feed.path)
+    server.serve(ServedFile(content: .file(feed)), at: Self.feedPath)
     for directory in [sandbox.home, sandbox.work, sandbox.data] {
       try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     }
     return sandbox
   }
+
+  /// Where the sandbox's server serves the feed.
+  static let feedPath = "/cache/epub/feeds/rdf-files.tar.bz2"
 
   func stop() async {
     await server.stop()
@@ -111,6 +120,7 @@ final class DocsSandbox: Sendable {
       "GUTENDEX_URL": serverURL, "http_proxy": closedPort, "https_proxy": closedPort,
       "HTTPS_PROXY": closedPort, "ALL_PROXY": closedPort, "no_proxy": "127.0.0.1,localhost",
       "NO_PROXY": "127.0.0.1,localhost", "GUTENBERG_MIRROR": serverURL,
+      "GUTENBERG_FEED_URL": serverURL + Self.feedPath, "GUTENBERG_FEED_MAX_AGE": "never",
     ]
   }
 

@@ -71,6 +71,9 @@ struct Gutenberg {
       // Book files (`get`, `read`, `d` at the prompt) never leave this machine: unless a test
       // points it at its own server, the mirror is a loopback port where nothing listens.
       "GUTENBERG_MIRROR": "http://127.0.0.1:9",
+      // Likewise Project Gutenberg's feed: never refreshed by itself, and a `sync --feed` that
+      // is not given a test's own feed finds nothing listening.
+      "GUTENBERG_FEED_MAX_AGE": "never", "GUTENBERG_FEED_URL": "http://127.0.0.1:9/feed.tar.bz2",
     ]
     environment.merge(extraEnvironment) { _, new in new }
     return environment

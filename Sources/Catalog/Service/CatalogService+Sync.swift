@@ -61,7 +61,10 @@ extension CatalogService {
   /// Brings the local catalogue up to date from the server (new books, then the favourites'
   /// and library's books in `ids=` batches); favourites the server no longer has are marked.
   /// The run is returned whatever its result (and logged); only "cannot sync at all" throws.
-  public func syncCatalogue(full: Bool = false) async throws(CatalogError) -> SyncRun {
+  /// `feed` replaces the policy's feed refresh (`sync --feed`, `--feed-url`).
+  public func syncCatalogue(full: Bool = false, feed: FeedPolicy? = nil) async throws(CatalogError)
+    -> SyncRun
+  {
     guard let local, let files = local.files else {
       throw .localCatalogueUnavailable("there is no local catalogue to sync")
     }
@@ -71,8 +74,9 @@ extension CatalogService {
     }
     guard network.current != .simulatedOffline else { throw .needsNetwork("a sync") }
     let held = try await heldIDs()
-    let outcome = await CatalogueSync(client: client, files: files, now: now).run(
-      holdings: held, full: full)
+    let outcome = await CatalogueSync(
+      client: client, files: files, feed: feed ?? local.policy.feed, now: now
+    ).run(holdings: held, full: full)
     switch outcome.run.cause {
     case nil: network.markOnline()
     case .unavailable?, .rateLimited?:

@@ -1,4 +1,5 @@
 import Foundation
+import GutendexEngine
 
 /// When the local catalogue answers first and when the browser syncs it.
 public struct SyncPolicy: Sendable, Hashable {
@@ -14,14 +15,18 @@ public struct SyncPolicy: Sendable, Hashable {
   public var interval: TimeInterval
   /// Whether the browser may sync by itself (not with `--offline` or `--source local`).
   public var backgroundSync: Bool
+  /// When a sync (the browser's too) also refreshes from Project Gutenberg's feed; nil never.
+  public var feed: FeedPolicy?
 
   /// A policy; the defaults are a week's freshness and a daily sync.
   public init(
     maxAge: TimeInterval? = SyncPolicy.defaultMaxAge,
-    interval: TimeInterval = SyncPolicy.defaultInterval, backgroundSync: Bool = true
+    interval: TimeInterval = SyncPolicy.defaultInterval, backgroundSync: Bool = true,
+    feed: FeedPolicy? = nil
   ) {
     self.maxAge = maxAge
     self.interval = interval
     self.backgroundSync = backgroundSync
+    self.feed = feed
   }
 }

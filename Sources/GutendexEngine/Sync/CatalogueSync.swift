@@ -32,15 +32,19 @@ public struct CatalogueSync: Sendable {
   public var client: GutendexClient
   /// The data directory's catalogue files.
   public var files: LocalCatalogueFiles
+  /// When to refresh from Project Gutenberg's feed first (see `CatalogueSync+Feed.swift`);
+  /// nil never.
+  public var feed: FeedPolicy?
   var now: @Sendable () -> Date
 
-  /// A sync of `files` from `client`'s server.
+  /// A sync of `files` from `client`'s server (and from the feed, as `feed` says).
   public init(
-    client: GutendexClient, files: LocalCatalogueFiles,
+    client: GutendexClient, files: LocalCatalogueFiles, feed: FeedPolicy? = nil,
     now: @escaping @Sendable () -> Date = { Date() }
   ) {
     self.client = client
     self.files = files
+    self.feed = feed
     self.now = now
   }
 
@@ -75,7 +79,7 @@ public struct CatalogueSync: Sendable {
     var missing: [Int] = []
     func finish(_ state: SyncState?) -> Outcome {
       run.seconds = elapsed()
-      run.requests = counter.load(ordering: .relaxed)
+      run.requests = counter.load(ordering: .relaxed) + (run.feed?.requests ?? 0)
       if var state {
         state.record(run)
         do {
@@ -106,7 +110,7 @@ public struct CatalogueSync: Sendable {
     defer { lock.release() }
 
     var state: SyncState
-    let base: GutendexEngine
+    var base: GutendexEngine
     do {
       base = try files.openEngine()
       state =
@@ -118,6 +122,8 @@ public struct CatalogueSync: Sendable {
       return finish(nil)
     }
     files.removeStaleIndexes(keeping: state.indexFile)
+    // The feed first: the walk below then only adds what is newer than the feed.
+    if let feed { run.feed = await refreshFromFeed(feed, state: &state, base: &base) }
 
     let known = Set(base.bookIDs)
     let pending = files.readPending()
@@ -241,7 +247,7 @@ public struct CatalogueSync: Sendable {
         run.note = Self.note(for: stop)
       }
       run.seconds = elapsed()
-      run.requests = counter.load(ordering: .relaxed)
+      run.requests = counter.load(ordering: .relaxed) + (run.feed?.requests ?? 0)
       var committed = state
       committed.record(run)
       try files.commit(index: merge.index, state: committed)

@@ -99,13 +99,15 @@ public struct LocalCatalogueFiles: Sendable {
 
   /// Writes `index` under a new name, then the state naming it (the moment the new catalogue
   /// takes effect), then removes index files no state names.
-  func commit(index: Data, state: SyncState) throws(SyncFileError) {
+  @discardableResult
+  func commit(index: Data, state: SyncState) throws(SyncFileError) -> String {
     var state = state
     let name = "local-\(UInt64(Date().timeIntervalSince1970 * 1000))-\(getpid()).gdxindex"
     try AtomicFile.write(index, to: directory.appendingPathComponent(name))
     state.indexFile = name
     try write(state)
     removeStaleIndexes(keeping: name)
+    return name
   }
 
   /// Deletes index files other than `name` (left by a sync killed before its state was written,

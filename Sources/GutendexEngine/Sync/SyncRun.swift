@@ -30,6 +30,8 @@ public struct SyncRun: Sendable, Hashable, Codable {
   public var full: Bool
   /// What stopped it, nil when it went well.
   public var cause: Cause?
+  /// How the refresh from Project Gutenberg's feed went; nil when this sync did not try one.
+  public var feed: FeedOutcome?
 
   /// What stopped a sync before the end.
   public enum Cause: String, Sendable, Hashable, Codable {

@@ -23,6 +23,8 @@ public struct SyncState: Sendable, Hashable, Codable {
   public var lastSuccess: Date?
   /// The last runs, oldest first (at most ``logLimit``).
   public var runs: [SyncRun]
+  /// The last refresh from Project Gutenberg's feed; nil when there was none.
+  public var feed: FeedState?
 
   /// A state for a catalogue that is still the embedded snapshot of `snapshotDate`.
   public init(snapshotDate: String, bookCount: Int) {

@@ -26,7 +26,8 @@ extension GutenbergApp {
       ?? SyncPolicy.defaultInterval
     return SyncPolicy(
       maxAge: source == .auto ? maxAge : nil, interval: interval,
-      backgroundSync: !options.offline && (source == .auto || source == .server))
+      backgroundSync: !options.offline && (source == .auto || source == .server),
+      feed: try feedPolicy(environment))
   }
 
   /// Starts a sync off the prompt's path when the last one is older than the interval; it
@@ -53,20 +54,23 @@ extension GutenbergApp {
   }
 
   /// `gutenberg sync`: brings the local catalogue up to date and prints one line (or JSON).
-  package func sync(full: Bool, format: ListFormat) async -> ExitStatus {
-    if full {
-      do {
-        let requests = try await service.fullSyncEstimate()
-        output.printError(
-          "Full refresh: about \(TextFormat.plural(requests, "request")), one at a time")
-      } catch {
-        return fail(error)
-      }
+  /// `feed` (`--feed`, or `--full`, which means the feed) refreshes from Project Gutenberg's
+  /// feed whatever its age; `feedURL` and `feedMaxAge` are `--feed-url` and `--feed-max-age`.
+  package func sync(
+    full: Bool, feed: Bool = false, feedURL: String? = nil, feedMaxAge: String? = nil,
+    format: ListFormat
+  ) async -> ExitStatus {
+    let policy: FeedPolicy
+    do {
+      policy = try Self.feedPolicy(
+        options.environment, url: feedURL, maxAge: feedMaxAge, force: feed || full)
+    } catch {
+      return fail(error.message, error.status)
     }
     let service = self.service
     let task = Task { () -> Result<SyncRun, CatalogError> in
       do throws(CatalogError) {
-        return .success(try await service.syncCatalogue(full: full))
+        return .success(try await service.syncCatalogue(feed: policy))
       } catch {
         return .failure(error)
       }
@@ -86,15 +90,26 @@ extension GutenbergApp {
       var object = SyncText.object(run)
       let state = try? service.syncState()
       object["books"] = state?.bookCount ?? NSNull()
+      object["feed"] = Self.feedObject(run.feed)
       object["synced_books"] = state?.syncedBooks ?? NSNull()
       output.print(Self.json(object))
     case .automatic:
+      // On standard error, so standard output stays the one summary line scripts read.
+      if let line = Self.feedLine(run.feed) {
+        output.printError(line.isError ? "error: \(line.text)" : line.text)
+      }
       if run.result == .failed {
         output.printError("error: sync failed: \(Sanitizer.sanitize(run.note ?? "unknown"))")
       } else {
         output.print(SyncText.summary(run))
         if let note = run.note { output.printError("note: \(Sanitizer.sanitize(note))") }
       }
+    }
+    if let feed = run.feed, feed.result == .failed, policy.force, Self.status(of: run) == .ok {
+      // The feed was asked for and could not be had: the walk's success does not hide it.
+      var failed = run
+      failed.cause = feed.cause ?? .unavailable
+      return Self.status(of: failed)
     }
     return Self.status(of: run)
   }

@@ -1,0 +1,127 @@
+import CArchive
+import Foundation
+
+/// Project Gutenberg's feed, `rdf-files.tar.bz2`, read as a stream by libarchive: the bytes come
+/// from a pull source (a download in progress, or a file) and each `cache/epub/<id>/pg<id>.rdf`
+/// entry is handed over once, expanded in a reused buffer. The archive is never expanded as a
+/// whole, in memory or on disk.
+final class FeedArchive {
+  /// The largest record accepted (real ones are a few kB; a larger one is skipped as broken).
+  static let recordLimit = 8 << 20
+
+  /// What failed reading the archive itself (not one record).
+  struct Failure: Error, Sendable {
+    var reason: String
+    /// The source's own failure (the network), when that is what stopped the archive.
+    var source: (any Error)?
+  }
+
+  private let next: () throws -> Data?
+  private var chunk: UnsafeMutableRawBufferPointer
+  private var sourceFailure: (any Error)?
+
+  /// Reads from `next`, which returns the next piece of the compressed file, nil at its end.
+  init(next: @escaping () throws -> Data?) {
+    self.next = next
+    chunk = .allocate(byteCount: 1 << 16, alignment: 16)
+  }
+
+  deinit {
+    chunk.deallocate()
+  }
+
+  /// Calls `body` with each record's id and bytes, in archive order; other entries (the feed
+  /// has none today) are passed over. `oversized` is called for a record beyond the limit.
+  func forEachRecord(
+    oversized: (Int) -> Void, _ body: (Int, UnsafeRawBufferPointer) throws -> Void
+  ) throws {
+    guard let archive = archive_read_new() else {
+      throw Failure(reason: "libarchive could not start (out of memory)")
+    }
+    defer { archive_read_free(archive) }
+    archive_read_support_filter_all(archive)
+    archive_read_support_format_tar(archive)
+    archive_read_support_format_gnutar(archive)
+    let context = Unmanaged.passUnretained(self).toOpaque()
+    let opened = archive_read_open(
+      archive, context, nil,
+      { archive, context, buffer in
+        let feed = Unmanaged<FeedArchive>.fromOpaque(context!).takeUnretainedValue()
+        return feed.fill(archive, buffer)
+      }, nil)
+    guard opened == ARCHIVE_OK else { throw failure(archive) }
+
+    var record = [UInt8](repeating: 0, count: 64 << 10)
+    var entry: OpaquePointer?
+    while true {
+      let status = archive_read_next_header(archive, &entry)
+      if status == ARCHIVE_EOF { break }
+      guard status == ARCHIVE_OK || status == ARCHIVE_WARN, let entry else {
+        throw failure(archive)
+      }
+      guard gb_entry_is_regular_file(entry) != 0,
+        let path = archive_entry_pathname(entry), let id = Self.recordID(String(cString: path))
+      else { continue }
+      let announced = archive_entry_size_is_set(entry) != 0 ? Int(archive_entry_size(entry)) : 0
+      if announced > Self.recordLimit {
+        oversized(id)
+        continue
+      }
+      var length = 0
+      while true {
+        if length == record.count {
+          guard record.count < Self.recordLimit else { break }
+          record.append(contentsOf: repeatElement(0, count: record.count))
+        }
+        let read = record.withUnsafeMutableBytes {
+          archive_read_data(archive, $0.baseAddress! + length, $0.count - length)
+        }
+        if read == 0 { break }
+        guard read > 0 else { throw failure(archive) }
+        length += read
+      }
+      if length == record.count, record.count >= Self.recordLimit {
+        oversized(id)
+        continue
+      }
+      try record.withUnsafeBytes { try body(id, UnsafeRawBufferPointer(rebasing: $0[..<length])) }
+    }
+  }
+
+  /// `cache/epub/<id>/pg<id>.rdf` (any leading folders) → id; nil for any other entry.
+  static func recordID(_ path: String) -> Int? {
+    let parts = path.split(separator: "/")
+    guard parts.count >= 2, let folder = parts.dropLast().last, let id = Int(folder), id >= 0,
+      String(folder) == String(id), parts.last == "pg\(id).rdf"
+    else { return nil }
+    return id
+  }
+
+  private func fill(
+    _ archive: OpaquePointer?, _ buffer: UnsafeMutablePointer<UnsafeRawPointer?>?
+  ) -> la_ssize_t {
+    do {
+      var piece = Data()
+      while piece.isEmpty {
+        guard let more = try next() else { return 0 }
+        piece = more
+      }
+      if piece.count > chunk.count {
+        chunk.deallocate()
+        chunk = .allocate(byteCount: piece.count, alignment: 16)
+      }
+      piece.copyBytes(to: chunk)
+      buffer?.pointee = UnsafeRawPointer(chunk.baseAddress)
+      return la_ssize_t(piece.count)
+    } catch {
+      sourceFailure = error
+      gb_archive_set_error_string(archive, "\(error)")
+      return -1
+    }
+  }
+
+  private func failure(_ archive: OpaquePointer) -> Failure {
+    let text = archive_error_string(archive).map { String(cString: $0) } ?? "unreadable"
+    return Failure(reason: text, source: sourceFailure)
+  }
+}

@@ -1,0 +1,183 @@
+import CLibXML2
+
+/// Reads one `cache/epub/<id>/pg<id>.rdf` record of Project Gutenberg's feed into a book,
+/// rule for rule as Gutendex's own reader (`books/utils.py` `get_book`, stored by
+/// `updatecatalog.py`, serialized by `BookSerializer`) does:
+///
+/// - title: the first `dcterms:title`, line breaks (with the blanks around them) becoming
+///   `": "` for the first and `"; "` for the rest (`fix_subtitles`);
+/// - authors, editors, translators: `dcterms:creator`, `marcrel:edt`, `marcrel:trl` whose agent
+///   has a `pgterms:name` (one without is dropped), with birth and death years; the same person
+///   twice is stored once (a many-to-many add);
+/// - subjects: only those whose `dcam:memberOf` is LCSH (LCC codes dropped), as a sorted set;
+///   bookshelves and languages likewise distinct and sorted (the serializer sorts them);
+/// - summaries: every `pgterms:marc520`, distinct, sorted;
+/// - copyright: `dcterms:rights` starting "Public domain in the USA." → false, "Copyrighted." →
+///   true, anything else null;
+/// - media type: the first `dcterms:type` value, "Text" when there is none;
+/// - formats: per MIME type (a file's first `dcterms:format` value) the first file in RDF
+///   order, except that a later file replaces a URL holding `noimages`;
+/// - download count: `pgterms:downloads`.
+///
+/// A record without a title or a download count is one the server hides: nil.
+enum FeedRecordReader {
+  static let lcsh = RDFNode.Namespace.dc.rawValue + "LCSH"
+
+  /// The book record `bytes` hold, nil when the server would hide it; throws when the record
+  /// is not one Gutendex could read (bad XML, no `pgterms:ebook`, a year that is not a number).
+  static func read(id: Int, bytes: UnsafeRawBufferPointer) throws(FeedRecordError) -> BookRecord? {
+    guard let base = bytes.baseAddress?.assumingMemoryBound(to: CChar.self),
+      let size = Int32(exactly: bytes.count)
+    else { throw FeedRecordError(id: id, reason: "an empty record") }
+    let options = Int32(
+      XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue
+        | XML_PARSE_COMPACT.rawValue)
+    guard let document = xmlReadMemory(base, size, nil, nil, options) else {
+      throw FeedRecordError(id: id, reason: "not well-formed XML")
+    }
+    defer { xmlFreeDoc(document) }
+    // Gutendex parses with defusedxml, which refuses a document type (entity declarations).
+    guard document.pointee.intSubset == nil else {
+      throw FeedRecordError(id: id, reason: "a document type declaration")
+    }
+    guard let rootPointer = xmlDocGetRootElement(document),
+      let book = RDFNode(pointer: rootPointer).children.first(where: { $0.is(.pg, "ebook") })
+    else { throw FeedRecordError(id: id, reason: "no pgterms:ebook") }
+    return try read(id: id, book: book)
+  }
+
+  private static func read(id: Int, book: RDFNode) throws(FeedRecordError) -> BookRecord? {
+    func person(_ element: RDFNode) throws(FeedRecordError) -> PersonRecord? {
+      guard let name = element.first(.pg, "name") else { return nil }
+      func year(_ tag: String) throws(FeedRecordError) -> Int? {
+        guard let node = element.first(.pg, tag) else { return nil }
+        guard let value = PythonInt.parse(node.text ?? "") else {
+          throw FeedRecordError(id: id, reason: "\(tag) is not a number")
+        }
+        return value
+      }
+      return PersonRecord(
+        name: name.text ?? "", birthYear: try year("birthdate"), deathYear: try year("deathdate"))
+    }
+    func people(_ namespace: RDFNode.Namespace, _ tag: String) throws(FeedRecordError)
+      -> [PersonRecord]
+    {
+      var out: [PersonRecord] = []
+      for element in book.all(namespace, tag) {
+        if let found = try person(element), !out.contains(found) { out.append(found) }
+      }
+      return out
+    }
+
+    guard let titleText = book.first(.dc, "title")?.text else { return nil }
+    guard let downloadsNode = book.first(.pg, "downloads") else { return nil }
+    guard let downloads = PythonInt.parse(downloadsNode.text ?? "") else {
+      throw FeedRecordError(id: id, reason: "pgterms:downloads is not a number")
+    }
+
+    var subjects: [String] = []
+    for subject in book.all(.dc, "subject") {
+      // `subject_type in ('…LCSH')` is a substring test in Gutendex (a string, not a tuple).
+      guard let member = subject.first(.dcam, "memberOf"),
+        let resource = member.attribute(.rdf, "resource"), lcsh.contains(resource),
+        let value = subject.first(.rdf, "value")?.text
+      else { continue }
+      subjects.append(value)
+    }
+    let bookshelves = book.all(.pg, "bookshelf").compactMap { $0.first(.rdf, "value")?.text }
+    var languages: [String] = []
+    for language in book.all(.dc, "language") {
+      language.forEachDescendant {
+        if $0.is(.rdf, "value"), let code = $0.text { languages.append(code) }
+      }
+    }
+
+    let copyright: Bool? =
+      switch book.first(.dc, "rights")?.text {
+      case let rights? where rights.hasPrefix("Public domain in the USA."): false
+      case let rights? where rights.hasPrefix("Copyrighted."): true
+      default: nil
+      }
+
+    var mediaType = "Text"
+    for type in book.all(.dc, "type") {
+      if let value = type.first(.rdf, "value") {
+        mediaType = value.text ?? ""
+        break
+      }
+    }
+
+    var formats: [FormatEntry] = []
+    var position: [String: Int] = [:]
+    for file in book.all(.pg, "file") {
+      guard let format = file.children.first(where: { $0.is(.dc, "format") }),
+        let mime = format.first(.rdf, "value")?.text
+      else { continue }
+      let url = file.attribute(.rdf, "about") ?? ""
+      if let index = position[mime] {
+        // A dict's key keeps its first place when its value is replaced.
+        if formats[index].url.contains("noimages") { formats[index].url = url }
+      } else {
+        position[mime] = formats.count
+        formats.append(FormatEntry(mime: mime, url: url, hasIDSlots: false))
+      }
+    }
+
+    let summaries = book.all(.pg, "marc520").compactMap(\.text)
+    return BookRecord(
+      id: id, title: fixSubtitles(titleText), authors: try people(.dc, "creator"),
+      summaries: sortedSet(summaries), editors: try people(.marcrel, "edt"),
+      translators: try people(.marcrel, "trl"), subjects: sortedSet(subjects),
+      bookshelves: sortedSet(bookshelves), languages: sortedSet(languages),
+      copyright: copyright, mediaType: mediaType, formats: formats, downloadCount: downloads)
+  }
+
+  /// Distinct strings in Python's order (code points, which is UTF-8 byte order; Swift's `<`
+  /// compares canonical equivalents and would differ).
+  static func sortedSet(_ strings: [String]) -> [String] {
+    var seen = Set<[UInt8]>()
+    var out: [[UInt8]] = []
+    for string in strings {
+      let bytes = Array(string.utf8)
+      if seen.insert(bytes).inserted { out.append(bytes) }
+    }
+    return out.sorted { $0.lexicographicallyPrecedes($1) }.map {
+      String(decoding: $0, as: UTF8.self)
+    }
+  }
+
+  /// Gutendex's `fix_subtitles`: each run of line breaks with the spaces and tabs around it
+  /// (`[ \t]*[\n\r]+[ \t]*`) becomes ": " the first time and "; " after.
+  static func fixSubtitles(_ title: String) -> String {
+    let scalars = Array(title.unicodeScalars)
+    var out = String.UnicodeScalarView()
+    var replaced = false
+    var index = 0
+    while index < scalars.count {
+      // A match starts at a blank or break and must hold at least one break.
+      var end = index
+      while end < scalars.count, scalars[end] == " " || scalars[end] == "\t" { end += 1 }
+      var breaks = end
+      while breaks < scalars.count, scalars[breaks] == "\n" || scalars[breaks] == "\r" {
+        breaks += 1
+      }
+      guard breaks > end else {
+        out.append(scalars[index])
+        index += 1
+        continue
+      }
+      end = breaks
+      while end < scalars.count, scalars[end] == " " || scalars[end] == "\t" { end += 1 }
+      out.append(contentsOf: (replaced ? "; " : ": ").unicodeScalars)
+      replaced = true
+      index = end
+    }
+    return String(out)
+  }
+}
+
+/// A feed record Gutendex could not read either: which book, and why.
+struct FeedRecordError: Error, Sendable, Hashable {
+  var id: Int
+  var reason: String
+}

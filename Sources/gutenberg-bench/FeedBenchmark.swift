@@ -1,0 +1,97 @@
+import Foundation
+import GutendexEngine
+import GutendexServer
+import TestSupport
+
+/// Figure 17 (issue 25): `gutenberg sync --feed` of the whole catalogue from Project
+/// Gutenberg's feed (generated in PG's RDF shape from the real 2025-08 catalogue when the
+/// shared data is there, else from the embedded index; bzip2 tar served on loopback), against
+/// `bzip2 -dc FEED > /dev/null` in the same run; its peak RSS; an unchanged feed (one 304).
+@MainActor
+enum FeedBenchmark {
+  /// The real catalogue next to the checkout (summaries included), as the tests find it.
+  static let realCatalogue = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().appending(path: "shared/gutendex/catalogue-2025-08.jsonl.gz")
+
+  static func run(_ context: BenchContext) async throws -> [ResultRow] {
+    let runs = context.count(3, minimum: 2)
+    let books: [Data]
+    let origin: String
+    if let data = try? Data(contentsOf: realCatalogue) {
+      books = try CatalogueSnapshot.gunzip(data).split(separator: 0x0A).map { Data($0) }
+      origin = "the real 2025-08 catalogue, summaries included"
+    } else {
+      books = context.engine.bookIDs.compactMap { context.engine.bookJSON(id: $0) }
+      origin = "the embedded index (no summaries)"
+    }
+    Report.progress("figure 17: writing a feed of \(books.count) books from \(origin)")
+    let feed = context.scratch.appendingPathComponent("rdf-files.tar.bz2")
+    try FeedGenerator.writeFeed(books: books, to: feed.path)
+    let feedSize = (try FileManager.default.attributesOfItem(atPath: feed.path)[.size] as? Int) ?? 0
+    let server = LoopbackServer(handler: context.engine)
+    let base = try await server.start()
+    server.serve(ServedFile(content: .file(feed)), at: "/rdf-files.tar.bz2")
+    let feedURL = base.appendingPathComponent("rdf-files.tar.bz2").absoluteString
+    let bzip2 = try SystemTool.path("bzip2")
+    let output = context.scratch.appendingPathComponent("feed-sync.json").path
+
+    var decompress = Samples()
+    var refresh = Samples()
+    var peak = Samples()
+    var unchanged = Samples()
+    var unchangedRequests = Samples()
+    var hello = Samples()
+    for run in 0..<runs {
+      Report.progress("figure 17: run \(run + 1) of \(runs) (bzip2 -dc, then sync --feed)")
+      let baseline = try await BenchRun(executable: bzip2, arguments: ["-dc", feed.path])
+        .run(timeout: .seconds(600))
+      guard baseline.exitStatus == 0 else { throw BenchError("bzip2 -dc failed") }
+      decompress.append(baseline.seconds)
+      let data = try context.dataDirectory("feed-\(run)")
+      let arguments = [
+        "sync", "--feed", "--json", "--feed-url", feedURL, "--server", context.url.absoluteString,
+        "--data-dir", data.path,
+      ]
+      let sync = try await BenchRun(
+        executable: context.binaries.gutenberg, arguments: arguments, output: output
+      ).run(timeout: .seconds(900))
+      let report = try JSONSerialization.jsonObject(
+        with: Data(contentsOf: URL(fileURLWithPath: output)))
+      let read = ((report as? [String: Any])?["feed"] as? [String: Any])?["books"] as? Int
+      guard sync.exitStatus == 0, read == books.count else {
+        throw BenchError("sync --feed read \(read ?? -1) of \(books.count) books: \(report)")
+      }
+      refresh.append(sync.seconds)
+      peak.append(sync.peakRSS)
+      let before = server.fileRangeHeaders.count
+      let again = try await BenchRun(
+        executable: context.binaries.gutenberg, arguments: arguments, output: output
+      ).run(timeout: .seconds(300))
+      guard again.exitStatus == 0 else { throw BenchError("the unchanged feed sync failed") }
+      unchanged.append(again.seconds)
+      unchangedRequests.append(Double(server.fileRangeHeaders.count - before))
+      hello.append(
+        try await BenchRun(executable: context.binaries.hello, arguments: []).run().seconds)
+    }
+    await server.stop()
+    let helloRSS = try await context.helloPeaks()
+    let megabytes = Double(feedSize) / 1_048_576
+    return [
+      ResultRow(
+        figure: "17. feed refresh, \(books.count) books", unit: .seconds, samples: refresh,
+        baselineName: "bzip2 -dc FEED > /dev/null", baseline: decompress,
+        target: .ratioAtMost(1.5),
+        note: String(format: "a %.1f MB feed from %@; sync --feed end to end", megabytes, origin)),
+      ResultRow(
+        figure: "17. feed refresh, peak RSS", unit: .bytes, samples: peak,
+        baselineName: "bench-hello", baseline: helloRSS, target: .atMost(128 * 1_048_576)),
+      ResultRow(
+        figure: "17. unchanged feed (304)", unit: .seconds, samples: unchanged,
+        baselineName: "bench-hello", baseline: hello, target: .atMost(0.2),
+        note: String(
+          format: "%.0f feed request(s) per unchanged sync (plus one API page)",
+          unchangedRequests.median)),
+    ]
+  }
+}

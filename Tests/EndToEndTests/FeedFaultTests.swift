@@ -1,0 +1,148 @@
+import Foundation
+import Gutendex
+import GutendexEngine
+import GutendexServer
+import Testing
+
+@testable import TestSupport
+
+/// `gutenberg sync --feed` when the feed cannot be had or read: one line naming the fault, the
+/// previous catalogue kept, and the API walk still run; a broken record is named and skipped.
+@Suite(.serialized)
+struct FeedFaultTests {
+  /// A feed of a few real books, book 84 with a summary the embedded catalogue lacks.
+  static func feedFile(in directory: URL, extra: [(Int, String)] = []) throws -> URL {
+    let books = try FixtureFiles.data("books.jsonl").split(separator: 0x0A).prefix(30)
+      .map { Data($0) }
+    let snapshot = try EmbeddedCatalogue.load()
+    let json84 = try #require(snapshot.bookJSON(id: 84))
+    var book84 = try #require(try JSONSerialization.jsonObject(with: json84) as? [String: Any])
+    book84["summaries"] = ["A summary only the feed has."]
+    let feed = directory.appendingPathComponent("feed-\(UUID().uuidString).tar.bz2")
+    try FeedGenerator.writeFeed(
+      books: books + [try JSONSerialization.data(withJSONObject: book84)], extra: extra,
+      to: feed.path)
+    return feed
+  }
+
+  struct Servers {
+    var api: LoopbackServer
+    var apiURL: String
+    var feed: LoopbackServer
+    var feedURL: String
+
+    func stop() async {
+      await api.stop()
+      await feed.stop()
+    }
+  }
+
+  /// The API (the embedded catalogue: nothing new) and a feed server of its own, whose faults
+  /// touch only the feed.
+  static func servers() async throws -> Servers {
+    let engine = try EmbeddedCatalogue.load()
+    let api = LoopbackServer(handler: engine, port: 0)
+    let apiURL = try await api.start().absoluteString
+    let feed = LoopbackServer(handler: engine, port: 0)
+    let feedURL = try await feed.start().appendingPathComponent("rdf-files.tar.bz2").absoluteString
+    return Servers(api: api, apiURL: apiURL, feed: feed, feedURL: feedURL)
+  }
+
+  /// Runs `sync --feed` and checks the fault's one line, the kept catalogue and the walk.
+  func expectRefused(
+    _ name: String, status: Int32 = 69, feedURL: String? = nil, timeout: String = "20",
+    _ prepare: (Servers, URL) throws -> Void
+  ) async throws {
+    let servers = try await Self.servers()
+    let app = try Gutenberg()
+    defer { app.cleanUp() }
+    try prepare(servers, app.root)
+    let sync = try await app.run(
+      [
+        "sync", "--feed", "--server", servers.apiURL, "--feed-url", feedURL ?? servers.feedURL,
+        "--timeout", timeout,
+      ], timeout: .seconds(180))
+    await servers.stop()
+    #expect(sync.status == status, "\(name): \(sync)")
+    #expect(sync.errLines.count == 1, "\(name): \(sync)")
+    #expect(sync.err.hasPrefix("error: the feed: "), "\(name): \(sync)")
+    #expect(sync.err.contains("the previous catalogue is kept"), "\(name): \(sync)")
+    // The API walk still ran: its summary line (the feed's request, then one page: nothing new).
+    #expect(sync.out.hasPrefix("0 new books, 0 updated, 2 requests"), "\(name): \(sync)")
+    let show = try await app.run(["show", "84", "--json", "--source", "local"])
+    #expect(show.out.contains(#""summaries":[]"#), "\(name): the catalogue changed: \(show)")
+  }
+
+  @Test func aRefusedFeed() async throws {
+    try await expectRefused("refused", feedURL: "http://127.0.0.1:9/rdf-files.tar.bz2") { _, _ in }
+  }
+
+  @Test func aMissingFeed() async throws {
+    try await expectRefused("404") { _, _ in }
+  }
+
+  @Test func aFeedThatIsNotABzip2Tar() async throws {
+    try await expectRefused("garbage", status: 65) { servers, _ in
+      servers.feed.serve(
+        ServedFile(content: .bytes(Data("<html>Not here</html>".utf8))), at: "/rdf-files.tar.bz2")
+    }
+  }
+
+  @Test func aTruncatedFeedFile() async throws {
+    try await expectRefused("truncated file", status: 65) { servers, root in
+      let whole = try Data(contentsOf: try Self.feedFile(in: root))
+      servers.feed.serve(
+        ServedFile(content: .bytes(whole.prefix(whole.count / 2))), at: "/rdf-files.tar.bz2")
+    }
+  }
+
+  @Test func aBodyCutOffMidTransfer() async throws {
+    try await expectRefused("cut off") { servers, root in
+      servers.feed.serve(
+        ServedFile(content: .file(try Self.feedFile(in: root))), at: "/rdf-files.tar.bz2")
+      servers.feed.faults = FaultPlan(truncateBody: true)
+    }
+  }
+
+  @Test func aBodyThatStalls() async throws {
+    try await expectRefused("stalled", timeout: "2") { servers, root in
+      servers.feed.serve(
+        ServedFile(content: .file(try Self.feedFile(in: root))), at: "/rdf-files.tar.bz2")
+      servers.feed.faults = FaultPlan(stallMidBody: true)
+    }
+  }
+
+  @Test func aSlowFeedStillArrives() async throws {
+    let servers = try await Self.servers()
+    let app = try Gutenberg()
+    defer { app.cleanUp() }
+    servers.feed.serve(
+      ServedFile(content: .file(try Self.feedFile(in: app.root))), at: "/rdf-files.tar.bz2")
+    servers.feed.faults = FaultPlan(latency: .seconds(1))
+    let sync = try await app.run(
+      ["sync", "--feed", "--server", servers.apiURL, "--feed-url", servers.feedURL],
+      timeout: .seconds(180))
+    await servers.stop()
+    #expect(sync.status == 0, "\(sync)")
+    #expect(sync.err.hasPrefix("Feed: 31 books read"), "\(sync)")
+  }
+
+  @Test func aBrokenRecordIsNamedAndSkipped() async throws {
+    let servers = try await Self.servers()
+    let app = try Gutenberg()
+    defer { app.cleanUp() }
+    let broken = "<?xml version=\"1.0\"?>\n<rdf:RDF xmlns:rdf=\"x\"><pgterms:ebook>"
+    servers.feed.serve(
+      ServedFile(content: .file(try Self.feedFile(in: app.root, extra: [(90002, broken)]))),
+      at: "/rdf-files.tar.bz2")
+    let sync = try await app.run(
+      ["sync", "--feed", "--server", servers.apiURL, "--feed-url", servers.feedURL],
+      timeout: .seconds(180))
+    await servers.stop()
+    #expect(sync.status == 0, "\(sync)")
+    #expect(sync.errLines.count == 1, "\(sync)")
+    #expect(sync.err.contains("book 90002 (not well-formed XML)"), "\(sync)")
+    let show = try await app.run(["show", "84", "--json", "--source", "local"])
+    #expect(show.out.contains("A summary only the feed has."), "\(show)")
+  }
+}
