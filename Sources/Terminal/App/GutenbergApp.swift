@@ -119,7 +119,8 @@ package final class GutenbergApp {
   // MARK: - Interactive
 
   /// The interactive browser, reading commands from `input` until `q` or end of input.
-  package func browse(query: BookQuery, input: any LineSource) async -> ExitStatus {
+  package func browse(query: BookQuery, input plain: any LineSource) async -> ExitStatus {
+    let input = Self.terminalInput(replacing: plain, options: options)
     let session = InteractiveSession(service: service, output: output, query: query)
     session.bookActions = bookActions(input: input)
     session.suggest = Self.suggester
@@ -127,6 +128,18 @@ package final class GutenbergApp {
     let sync = startBackgroundSync(interactive: input.isInteractive)
     defer { sync?.cancel() }
     return await runner.run()
+  }
+}
+
+extension GutenbergApp {
+  /// The line editor when `plain` is this process's terminal (history in the data
+  /// directory's `history` file); `plain` itself when it is a pipe, a file or a test's lines.
+  static func terminalInput(replacing plain: any LineSource, options: AppOptions)
+    -> any LineSource
+  {
+    guard plain is StandardInput, plain.isInteractive, LineEditor.isAvailable else { return plain }
+    let directory = location(options: options).dataDirectory
+    return EditedInput(historyFile: directory.appendingPathComponent("history"))
   }
 }
 

@@ -14,7 +14,8 @@ enum ScreenDrawing {
     let style = session.output.style
     switch state {
     case .browse(let browse):
-      return ScreenMapping.browse(browse, now: session.now()).lines(width: width, style: style)
+      let lines = ScreenMapping.browse(browse, now: session.now()).lines(width: width, style: style)
+      return withStatusLine(lines, height: session.output.height)
     case .details(let details):
       // Only the favourite flag changed: the command's notice says so, the screen stands.
       if case .details(var before)? = previous {
@@ -23,8 +24,9 @@ enum ScreenDrawing {
       }
       return session.detailLines(details, downloads: session.shownDownloads)
     case .favorites(let favorites):
-      return ScreenMapping.favorites(favorites, timeZone: session.timeZone)
+      let lines = ScreenMapping.favorites(favorites, timeZone: session.timeZone)
         .lines(width: width, style: style)
+      return withStatusLine(lines, height: session.output.height)
     case .status(let status):
       return ScreenMapping.status(
         status, page: session.browser.current.load.provenance, now: session.now(),
@@ -35,5 +37,12 @@ enum ScreenDrawing {
     case .help:
       return session.helpLines()
     }
+  }
+
+  /// `lines`, and their first line (where the list is: page N of M, filters, source) again at
+  /// the end when the window is too short to show it with the prompt.
+  static func withStatusLine(_ lines: [String], height: Int?) -> [String] {
+    guard let height, let header = lines.first, lines.count + 1 > height else { return lines }
+    return lines + [header]
   }
 }
