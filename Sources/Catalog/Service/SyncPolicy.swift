@@ -15,13 +15,20 @@ public struct SyncPolicy: Sendable, Hashable {
   /// Whether the browser may sync by itself (not with `--offline` or `--source local`).
   public var backgroundSync: Bool
 
+  /// Where a recent failure to reach the server is remembered across processes, so that
+  /// pages answer locally at once for a few minutes; nil: every page asks the server
+  /// (`--source server`).
+  public var outageFile: URL?
+
   /// A policy; the defaults are a week's freshness and a daily sync.
   public init(
     maxAge: TimeInterval? = SyncPolicy.defaultMaxAge,
-    interval: TimeInterval = SyncPolicy.defaultInterval, backgroundSync: Bool = true
+    interval: TimeInterval = SyncPolicy.defaultInterval, backgroundSync: Bool = true,
+    outageFile: URL? = nil
   ) {
     self.maxAge = maxAge
     self.interval = interval
     self.backgroundSync = backgroundSync
+    self.outageFile = outageFile
   }
 }

@@ -44,8 +44,13 @@ package final class GutenbergApp {
     let source = options.source ?? sourceText ?? .auto
     let mode: CatalogService.Mode =
       source == .embedded || source == .local ? .localOnly : .automatic
-    let local = LocalCatalogue(
-      dataDirectory: location.dataDirectory, policy: try Self.syncPolicy(options, source: source))
+    var policy = try Self.syncPolicy(options, source: source)
+    // With the automatic source, a server that failed within minutes is not waited for again
+    // (this process or the next); `--source server` always waits.
+    if source == .auto {
+      policy.outageFile = location.dataDirectory.appendingPathComponent("server-down")
+    }
+    let local = LocalCatalogue(dataDirectory: location.dataDirectory, policy: policy)
     // --verbose: one line per request on standard error (what was asked, how it ended, how long).
     let observer = options.verbose ? Self.requestPrinter(output) : nil
     let client = GutendexClient(
