@@ -19,8 +19,11 @@ extension CatalogService {
       + "--source server, or offline off in the browser)"
   }
 
-  /// Remembers a failure to reach the server, for this process and the next ones.
-  func rememberOutage(_ reason: String) {
+  /// Remembers a failure to reach the server, for this process and the next ones, when it cost
+  /// a wait (a timeout, a stalled connection): a refusal costs nothing to try again, and trying
+  /// it again uses the server the moment it is back.
+  func rememberOutage(_ reason: String, cost: Duration) {
+    guard cost >= .seconds(1) else { return }
     outage?.record(server: server, reason: reason, at: now())
   }
 

@@ -151,6 +151,7 @@ public final class CatalogService: Sendable {
     if let note = skippedServerNote() {
       return try await fallbackPage(query, reason: note, error: nil)
     }
+    let asked = ContinuousClock.now
     do {
       let page = try await client.page(query)
       network.markOnline()
@@ -173,7 +174,7 @@ public final class CatalogService: Sendable {
       if case .cancelled = error { throw .cancelled }
       guard error.isUnavailable else { throw .server(error) }
       network.markOffline(error.description, at: now())
-      rememberOutage(error.description)
+      rememberOutage(error.description, cost: ContinuousClock.now - asked)
       return try await fallbackPage(query, reason: error.description, error: error)
     }
   }
@@ -182,6 +183,7 @@ public final class CatalogService: Sendable {
   public func book(id: Int) async throws(CatalogError) -> (book: Book, source: PageSource) {
     if answersLocallyFirst, let answer = await localFirstBook(id: id) { return answer }
     if mode != .localOnly, network.current != .simulatedOffline, skippedServerNote() == nil {
+      let asked = ContinuousClock.now
       do {
         let book = try await client.book(id: id)
         network.markOnline()
@@ -192,7 +194,7 @@ public final class CatalogService: Sendable {
         if case .cancelled = error { throw .cancelled }
         guard error.isUnavailable else { throw .server(error) }
         network.markOffline(error.description, at: now())
-        rememberOutage(error.description)
+        rememberOutage(error.description, cost: ContinuousClock.now - asked)
         return try await fallbackBook(id: id, error: error)
       }
     }
