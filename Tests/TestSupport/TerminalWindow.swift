@@ -17,16 +17,19 @@ struct TerminalWindow {
     environment["TERM"] = "xterm-256color"
     let assignments = environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
     let command =
-      ["cd", Self.quoted(app.root.path), "&&", "exec", "env", "-i"]
+      ["cd", Self.quoted(app.root.path), "&&", "env", "-i"]
       + assignments.map(Self.quoted) + [Self.quoted(Gutenberg.binary)]
       + arguments.map(Self.quoted)
+    // After the program, the shell says how it ended and keeps the window (and its last
+    // screen) until ``close()``.
+    let script =
+      command.joined(separator: " ")
+      + #"; status=$?; printf '\n[exited %s]\n' "$status"; exec sleep 120"#
     try await tmux([
-      "-f", "/dev/null", "new-session", "-d", "-x", String(columns), "-y", String(rows),
-      command.joined(separator: " "),
+      "-f", "/dev/null", "new-session", "-d", "-x", String(columns), "-y", String(rows), script,
     ])
     // Keep the window at the size asked for, whatever client attaches (none does).
     try await tmux(["set-option", "-g", "window-size", "manual"])
-    try await tmux(["set-option", "-g", "remain-on-exit", "on"])
   }
 
   /// Types `text` as it is (no key names).
@@ -75,16 +78,10 @@ struct TerminalWindow {
     return (predicate(last), last.joined(separator: "\n"))
   }
 
-  /// Waits for the program to exit (the window stays, showing its last screen); false at the
-  /// deadline.
+  /// Waits for the program to exit (the window stays, showing its last screen and
+  /// `[exited N]`); false at the deadline.
   func waitForExit(timeout: Duration = .seconds(60)) async throws -> Bool {
-    let deadline = ContinuousClock.now + timeout
-    while ContinuousClock.now < deadline {
-      let child = try await tmux(["display-message", "-p", "#{pane_dead}"])
-      if String(decoding: child.stdout, as: UTF8.self).hasPrefix("1") { return true }
-      try await Task.sleep(for: .milliseconds(50))
-    }
-    return false
+    try await waitForScreen(timeout: timeout) { $0.contains { $0.hasPrefix("[exited ") } }.held
   }
 
   /// Ends the session and its server (the program gets SIGHUP).

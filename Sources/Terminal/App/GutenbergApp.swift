@@ -14,6 +14,8 @@ package final class GutenbergApp {
   /// Where results and errors are printed.
   package let output: TerminalOutput
   let options: AppOptions
+  /// Counts the server's answers, for `sync`'s progress line.
+  let syncProgress: SyncProgress
 
   /// Builds the service from the options: server, data directory, cache, embedded catalogue.
   package init(options: AppOptions, output: TerminalOutput) async throws(AppStartError) {
@@ -52,7 +54,13 @@ package final class GutenbergApp {
     }
     let local = LocalCatalogue(dataDirectory: location.dataDirectory, policy: policy)
     // --verbose: one line per request on standard error (what was asked, how it ended, how long).
-    let observer = options.verbose ? Self.requestPrinter(output) : nil
+    let printer = options.verbose ? Self.requestPrinter(output) : nil
+    let progress = SyncProgress(dataDirectory: location.dataDirectory)
+    syncProgress = progress
+    let observer: @Sendable (RequestEvent) -> Void = { event in
+      progress.record(event)
+      printer?(event)
+    }
     let client = GutendexClient(
       server: server, transport: CurlTransport(),
       timeout: .milliseconds(Int64(seconds * 1000)), observer: observer)
