@@ -31,6 +31,8 @@ package final class LineEditor: @unchecked Sendable {
   private var editing = false
   private var stopped = false
   private var completer: Completion?
+  /// Window changes, for libedit's idea of the width (kept for the life of the process).
+  private var windowChanges: (any DispatchSourceSignal)?
 
   private init() {
     var ends: [Int32] = [-1, -1]
@@ -163,6 +165,12 @@ package final class LineEditor: @unchecked Sendable {
       { editor, _ in LineEditor.shared.completeWord(editor) })
     _ = gb_el_bind(made, "^I", "gb-complete")
     _ = gb_el_bind(made, "^R", "em-inc-search-prev")
+    // A handler of its own for SIGWINCH (libedit's are off): the next redraw wraps the typed
+    // line at the new width. Dispatch keeps the default disposition's effect (none) apart.
+    let changes = DispatchSource.makeSignalSource(signal: SIGWINCH, queue: .global())
+    changes.setEventHandler { LineEditor.shared.resized() }
+    changes.resume()
+    windowChanges = changes
   }
 
   /// libedit's key source: one character of standard input, UTF-8 decoded; the lock is free

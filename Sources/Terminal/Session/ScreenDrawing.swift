@@ -39,10 +39,17 @@ enum ScreenDrawing {
     }
   }
 
-  /// `lines`, and their first line (where the list is: page N of M, filters, source) again at
-  /// the end when the window is too short to show it with the prompt.
+  /// `lines`, and their heading (where the list is: filters, page N of M, source; the lines
+  /// before the first row, at most 3) again at the end when the window is too short to show it
+  /// with the prompt.
   static func withStatusLine(_ lines: [String], height: Int?) -> [String] {
-    guard let height, let header = lines.first, lines.count + 1 > height else { return lines }
-    return lines + [header]
+    guard let height, lines.count + 1 > height else { return lines }
+    let heading = lines.prefix { !isRow($0) }.prefix(3)
+    return heading.isEmpty ? lines : lines + heading
+  }
+
+  /// A row of a list: its number, right-aligned (`  3 * Title`).
+  private static func isRow(_ line: String) -> Bool {
+    line.drop { $0 == " " }.first?.isNumber == true && line.first == " "
   }
 }
