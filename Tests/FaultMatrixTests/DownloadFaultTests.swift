@@ -249,9 +249,10 @@ struct DownloadFaultTests {
       }
       #expect(row.size(part) == 300_000)
       child.kill(SIGINT)
+      // The browser was given `--server`: the resume line repeats it (issue 27).
       let message =
         "error: interrupted after 300000 bytes; the partial file \(part.path) is kept: run "
-        + "`gutenberg get 84 -o \(books.path)/` to resume"
+        + "`gutenberg get 84 -o \(books.path)/ --server \(row.url.absoluteString)` to resume"
       let deadline2 = ContinuousClock.now + .seconds(30)
       while !String(decoding: child.stderr, as: UTF8.self).contains(message),
         ContinuousClock.now < deadline2

@@ -32,6 +32,12 @@ extension CatalogService {
     outage?.clear()
   }
 
+  /// The user asked for the server (`r`, reload from the server): the next page waits for it
+  /// again, whatever failed a moment ago.
+  public func askServerAgain() {
+    forgetOutage()
+  }
+
   /// One probe at a time, off the caller's path; a failure keeps the memory fresh.
   private func retryServerInBackground(_ outage: ServerOutage) {
     guard
