@@ -17,6 +17,7 @@ struct LineEditorTests {
     let app = try Gutenberg()
     defer { app.cleanUp() }
     let first = try await TerminalWindow(app, ["--source", "embedded"], columns: 100, rows: 30)
+    defer { first.closeNow() }
     let started = try await first.waitForScreen { $0.contains { $0.contains("page 1 of") } }
     #expect(started.held, "\(started.screen)")
     try await first.type("/ dickens")
@@ -34,6 +35,7 @@ struct LineEditorTests {
     #expect(history.contains("dickens"), "\(history)")
 
     let second = try await TerminalWindow(app, ["--source", "embedded"], columns: 100, rows: 30)
+    defer { second.closeNow() }
     let again = try await second.waitForScreen { $0.contains { $0.contains("page 1 of") } }
     #expect(again.held, "\(again.screen)")
     // ↑ once is `q`, twice is the search.
@@ -51,6 +53,7 @@ struct LineEditorTests {
     let id = try #require(ids.dropFirst(2).first, "\(list)")
 
     let window = try await TerminalWindow(app, ["--source", "embedded"], columns: 100, rows: 40)
+    defer { window.closeNow() }
     let started = try await window.waitForScreen { $0.contains { $0.contains("page 1 of") } }
     #expect(started.held, "\(started.screen)")
     try await window.type("/ dick")

@@ -19,6 +19,7 @@ struct WindowSizeTests {
     let app = try Gutenberg()
     defer { app.cleanUp() }
     let window = try await TerminalWindow(app, ["--source", "embedded"], columns: 100, rows: 24)
+    defer { window.closeNow() }
     for page in 1...2 {
       if page == 2 { try await window.press("Enter") }
       let shown = try await window.waitForScreen { screen in
@@ -37,6 +38,7 @@ struct WindowSizeTests {
     defer { app.cleanUp() }
     let window = try await TerminalWindow(
       app, ["read", "84", "--server", server.url.absoluteString], columns: 100, rows: 30)
+    defer { window.closeNow() }
 
     /// The numbers of the `wordN` on screen, and any token the page shows that is not a whole
     /// word of the text (a row cut by the terminal's own wrapping).

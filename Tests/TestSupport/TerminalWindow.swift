@@ -89,6 +89,19 @@ struct TerminalWindow {
     _ = try? await tmux(["kill-server"])
   }
 
+  /// ``close()`` for a `defer`, which cannot wait asynchronously: a test that throws half-way
+  /// leaves no tmux server (nor the program in it) behind.
+  func closeNow() {
+    guard let tmux = try? SystemTool.path("tmux") else { return }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: tmux)
+    process.arguments = ["-S", socket, "kill-server"]
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    guard (try? process.run()) != nil else { return }
+    process.waitUntilExit()
+  }
+
   @discardableResult
   private func tmux(_ arguments: [String]) async throws -> ChildProcess {
     try await SystemTool.run("tmux", ["-S", socket] + arguments, timeout: .seconds(60))
