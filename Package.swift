@@ -60,8 +60,12 @@ let package = Package(
       dependencies: [
         "Gutendex", "GutendexEngine", .product(name: "GRDB", package: "GRDB.swift"),
       ]),
+    // The system libedit, the line editor of the interactive prompts (apt: libedit-dev).
+    .systemLibrary(
+      name: "CEditLine", path: "Sources/CEditLine", pkgConfig: "libedit",
+      providers: [.apt(["libedit-dev"])]),
     // Line-mode rendering and the interactive session, kept out of `main` so tests can drive it.
-    .target(name: "Terminal", dependencies: ["Catalog", "GutendexEngine"]),
+    .target(name: "Terminal", dependencies: ["Catalog", "GutendexEngine", "CEditLine"]),
     .executableTarget(
       name: "gutenberg",
       dependencies: [

@@ -46,48 +46,65 @@ extension GutendexEngine {
     let found = known ?? count(query.pairs)
     guard found <= Self.suggestionThreshold else { return [] }
     let words = vocabulary
-    var results: [Suggestion] = []
+    // Each proposal keeps its number of edits: fewer edits rank first (the reading nearest to
+    // what was typed), then more books ("war and peace", 36, over "war and seas", 14).
+    var results: [(suggestion: Suggestion, edits: Int)] = []
     for parameter in parameters {
       guard let value = query.value(parameter) else { continue }
       let terms = value.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
-      let replacements = terms.map { Self.replacement(for: $0, in: words) }
-      var alternatives = replacements.indices.compactMap { index -> [String]? in
-        guard let replacement = replacements[index] else { return nil }
-        var changed = terms
-        changed[index] = replacement
-        return changed
+      let candidates = terms.map { Self.replacements(for: $0, in: words) }
+      var alternatives: [(terms: [String], edits: Int)] = []
+      for (index, options) in candidates.enumerated() {
+        for option in options {
+          var changed = terms
+          changed[index] = option.word
+          alternatives.append((changed, option.edits))
+        }
       }
-      if alternatives.count > 1 {
-        alternatives.append(zip(terms, replacements).map { $1 ?? $0 })
+      if candidates.filter({ !$0.isEmpty }).count > 1 {
+        let best = zip(terms, candidates).map { term, options in options.first ?? (term, 0) }
+        alternatives.append((best.map(\.word), best.map(\.edits).reduce(0, +)))
       }
       for alternative in alternatives {
-        let text = alternative.joined(separator: " ")
+        let text = alternative.terms.joined(separator: " ")
         // The server reads the last value of a parameter: appending one overrides it.
         let total = count(query.pairs + [(parameter, text)])
         if total > found {
-          results.append(Suggestion(parameter: parameter, value: text, count: total))
+          results.append(
+            (Suggestion(parameter: parameter, value: text, count: total), alternative.edits))
         }
       }
     }
     var seen = Set<String>()
-    return results.sorted { $0.count > $1.count }
+    return results.sorted { ($0.edits, -$0.suggestion.count) < ($1.edits, -$1.suggestion.count) }
+      .map(\.suggestion)
       .filter { seen.insert($0.parameter + "=" + $0.value).inserted }
       .prefix(limit).map { $0 }
   }
 
-  /// The word the catalogue more likely means by `term`: the same letters with accents, else
-  /// a word a typo or two away that is much more common; nil when the term is fine as it is.
-  static func replacement(for term: String, in words: Vocabulary) -> String? {
+  /// The most candidate words tried for one misspelt term (each costs a query).
+  static let candidatesPerTerm = 4
+
+  /// The words the catalogue more likely means by `term`, with the edits each takes: the same
+  /// letters with accents (no edit), else words a typo or two away that are much more common,
+  /// nearest first; empty when the term is fine as it is. Several are returned because the most
+  /// common near word is often not the one meant ("dik": "did" is commoner than "dick"); the
+  /// caller runs each and keeps those that find books.
+  static func replacements(for term: String, in words: Vocabulary) -> [(word: String, edits: Int)] {
     let folded = UpperFold.bytes(term)
-    guard folded.count >= 3 else { return nil }
+    guard folded.count >= 3 else { return [] }
     let own = words.frequency(folded)
     if let accented = words.accentVariants(of: folded).first(where: { $0.frequency > own }) {
-      return String(decoding: accented.bytes, as: UTF8.self).lowercased()
+      return [(String(decoding: accented.bytes, as: UTF8.self).lowercased(), 0)]
     }
     // A word the catalogue uses a few times is probably meant; only rare spellings are mended.
-    guard own <= 3 else { return nil }
-    let better = words.neighbours(of: folded).first { $0.word.frequency > 2 * max(own, 1) }
-    return better.map { String(decoding: $0.word.bytes, as: UTF8.self).lowercased() }
+    guard own <= 3 else { return [] }
+    return words.neighbours(of: folded).lazy
+      // A word under 3 letters is no reading of a typo ("dik" is not "di"): searches match
+      // inside words, so it would find more books while meaning nothing.
+      .filter { $0.word.frequency > 2 * max(own, 1) && $0.word.bytes.count >= 3 }
+      .prefix(candidatesPerTerm)
+      .map { (String(decoding: $0.word.bytes, as: UTF8.self).lowercased(), $0.distance) }
   }
 
   /// Percent-encodes everything but letters and digits, for a query the engine parses back.

@@ -32,8 +32,9 @@ struct GlobalOptions: ParsableArguments {
     help: "Where books come from: auto (local first while a sync is fresh), server, or local.")
   var source: AppOptions.Source?
 
+  // `.unconditional` so that `--max-age -5` is read as a (refused) value, not as a missing one.
   @Option(
-    name: .customLong("max-age"),
+    name: .customLong("max-age"), parsing: .unconditional,
     help: "How long after a sync answers come locally first: 7d, 12h, 30m, 90 (seconds).")
   var maxAge: String?
 

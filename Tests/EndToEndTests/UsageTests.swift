@@ -29,6 +29,7 @@ struct UsageTests {
   @Test(arguments: [
     (["list", "--page", "-1"], "error: --page must be 1 or more"),
     (["--timeout", "-5", "list"], "error: --timeout must be more than 0 and at most 600 seconds"),
+    (["--max-age", "-5", "list"], "error: --max-age: '-5' is not a duration like 7d"),
   ])
   func aNegativeNumberIsRefusedAsGiven(arguments: [String], message: String) async throws {
     let app = try Gutenberg()

@@ -247,9 +247,10 @@ struct DownloadFaultTests {
         row.size(part) == 300_000
       }
       child.kill(SIGINT)
+      // The browser was given `--server`: the resume line repeats it (issue 27).
       let message =
         "error: interrupted after 300000 bytes; the partial file \(part.path) is kept: run "
-        + "`gutenberg get 84 -o \(books.path)/` to resume"
+        + "`gutenberg get 84 -o \(books.path)/ --server \(row.url.absoluteString)` to resume"
       try await Awaiting.condition("the browser to report the interrupted download: \(message)") {
         String(decoding: child.stderr, as: UTF8.self).contains(message)
       }

@@ -35,6 +35,32 @@ struct SuggestionTests {
     }
   }
 
+  /// "moby dik": the commonest words one edit from "dik" ("did", "die") find nothing with
+  /// "moby", and "di" is no word; "dick" is the reading that finds books.
+  @Test func aThreeLetterWordGetsOneEditToTheReadingThatFindsBooks() async throws {
+    try await OwnThread.run {
+      let suggestions = try embedded.get().suggestions(forQuery: "search=moby%20dik")
+      #expect(suggestions.first?.value == "moby dick", "\(suggestions)")
+    }
+  }
+
+  /// Among readings as many edits away, the one that finds more books comes first, even when
+  /// its word is rarer in the catalogue: "pece" is one edit from "pace" (commoner) and "peace".
+  @Test func theReadingThatFindsMoreBooksComesFirst() throws {
+    let paces = (1...8).map { syntheticBook(id: $0, title: "Pace Notes \($0)", languages: ["en"]) }
+    let peaces = (9...11).map {
+      syntheticBook(id: $0, title: "War and Peace \($0)", languages: ["en"])
+    }
+    let diary = syntheticBook(id: 12, title: "War Pace Diary", languages: ["en"])
+    let engine = try GutendexEngine(books: paces + peaces + [diary])
+    let suggestions = engine.suggestions(forQuery: "search=war%20pece")
+    #expect(
+      suggestions == [
+        Suggestion(parameter: "search", value: "war peace", count: 3),
+        Suggestion(parameter: "search", value: "war pace", count: 1),
+      ])
+  }
+
   @Test func lesMiserablesFindsTheElevenBooks() throws {
     let engine = try embedded.get()
     let first = try #require(engine.suggestions(forQuery: "search=les%20miserables").first)

@@ -18,15 +18,28 @@ final class CaptureApp {
   final class Screen: Sendable {
     private let text = Mutex("")
     let width: Int
+    /// The window's height, for the captures of a short window; nil: no height (a page is
+    /// never cut to one).
+    let height: Int?
 
-    init(width: Int) { self.width = width }
+    init(width: Int, height: Int? = nil) {
+      self.width = width
+      self.height = height
+    }
 
     var out: String { text.withLock { $0 } }
 
     func output() -> TerminalOutput {
-      TerminalOutput(
-        isTerminal: true, errorIsTerminal: false, style: .plain, width: width,
-        writeOut: { line in self.text.withLock { $0 += line } }, writeErr: { _ in })
+      let write: @Sendable (String) -> Void = { line in self.text.withLock { $0 += line } }
+      guard let height else {
+        return TerminalOutput(
+          isTerminal: true, errorIsTerminal: false, style: .plain, width: width,
+          writeOut: write, writeErr: { _ in })
+      }
+      let size = (width: width, height: height)
+      return TerminalOutput(
+        isTerminal: true, errorIsTerminal: false, style: .plain, windowSize: { size },
+        writeOut: write, writeErr: { _ in })
     }
   }
 
@@ -50,8 +63,8 @@ final class CaptureApp {
   /// `syncedCatalogue`: the local catalogue is the data directory's (embedded plus synced
   /// books, what `sync` writes) instead of the embedded snapshot alone.
   init(
-    width: Int = 100, query: BookQuery = BookQuery(), mode: CatalogService.Mode = .automatic,
-    syncedCatalogue: Bool = false
+    width: Int = 100, height: Int? = nil, query: BookQuery = BookQuery(),
+    mode: CatalogService.Mode = .automatic, syncedCatalogue: Bool = false
   ) throws {
     directory = FileManager.default.temporaryDirectory.appendingPathComponent(
       "gutenberg-capture-\(UUID().uuidString)", isDirectory: true)
@@ -69,7 +82,7 @@ final class CaptureApp {
         ? LocalCatalogue(dataDirectory: directory, policy: SyncPolicy())
         : GutenbergApp.embeddedCatalogue(), mode: mode,
       now: { clock.now })
-    screen = Screen(width: width)
+    screen = Screen(width: width, height: height)
     session = InteractiveSession(
       service: service, output: screen.output(), query: query, prefetch: false,
       now: { clock.now }, timeZone: SampleScreens.utc)

@@ -167,6 +167,21 @@ enum ProductionCaptures {
     return await app.start()
   }
 
+  /// The first page in a window of 24 rows: taller than the window, so its first line (page N
+  /// of M) is repeated by the prompt, where it is seen.
+  static func browse24Rows() async throws -> String {
+    let app = try CaptureApp(height: 24)
+    try await app.favorite([1342, 84, 2554].map { try book($0, in: "e4-2025-page1") })
+    return await app.start()
+  }
+
+  /// The first page in the narrowest window the front fits (40 columns), 24 rows.
+  static func browse40Columns() async throws -> String {
+    let app = try CaptureApp(width: 40, height: 24)
+    try await app.favorite([1342, 84, 2554].map { try book($0, in: "e4-2025-page1") })
+    return await app.start()
+  }
+
   /// A search that finds few books, with the embedded catalogue's proposal under the list.
   static func suggestion() async throws -> String {
     let app = try CaptureApp(mode: .localOnly)
@@ -254,6 +269,8 @@ enum ProductionCaptures {
       ("error-page-out-of-range", try await pageOutOfRange()),
       ("error-bad-command", try await badCommand()),
       ("narrow", try await narrow()),
+      ("browse-24-rows", try await browse24Rows()),
+      ("browse-40-columns", try await browse40Columns()),
       ("progress", render(SampleScreens.progress(), width: 100)),
       ("library", render(SampleScreens.library(), width: 100)),
       ("reader", render(try SampleScreens.reader(), width: 80)),

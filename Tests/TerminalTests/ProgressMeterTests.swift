@@ -36,7 +36,7 @@ import Testing
     #expect(draws.count <= Int(elapsed) + 1, "\(draws.count) draws in \(elapsed) × 100 ms")
     #expect(draws.allSatisfy { $0.hasPrefix("\r\u{1B}[K84.epub  ") })
     let final = meter.finish(size: 2_000_000)
-    #expect(final?.hasPrefix("84.epub  1.9 MB in 0:") == true, "\(final ?? "nil")")
+    #expect(final?.hasPrefix("84.epub  1.9 MiB in 0:") == true, "\(final ?? "nil")")
   }
 
   @Test func silentOnAPipeAndWhenQuiet() {

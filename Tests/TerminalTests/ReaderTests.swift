@@ -145,12 +145,12 @@ import Testing
     let line = ProgressLine(
       name: "84-frankenstein.epub", received: 1_572_864, total: 3_145_728,
       bytesPerSecond: 524_288, elapsed: 3)
-    #expect(
-      line.text(width: 100) == "84-frankenstein.epub  1.5 MB / 3.0 MB  50%  512.0 KB/s  ETA 0:03")
+    let expected = "84-frankenstein.epub  1.5 MiB / 3.0 MiB  50%  512.0 KiB/s  ETA 0:03"
+    #expect(line.text(width: 100) == expected)
     let final = ProgressLine(
       name: "84-frankenstein.epub", received: 3_145_728, total: 3_145_728,
       bytesPerSecond: 524_288, elapsed: 6, finished: true)
-    #expect(final.text(width: 100) == "84-frankenstein.epub  3.0 MB in 0:06  512.0 KB/s")
+    #expect(final.text(width: 100) == "84-frankenstein.epub  3.0 MiB in 0:06  512.0 KiB/s")
     let narrow = line.text(width: 50)
     #expect(DisplayWidth.cells(narrow) <= 50)
     #expect(narrow.hasSuffix("ETA 0:03"))

@@ -273,7 +273,7 @@ import Testing
   @Test func statusListsRequests() {
     let lines = SampleScreens.status().lines(width: 100, style: .plain)
     #expect(lines.contains("Reachable:   yes (checked 1 min ago)"))
-    #expect(lines.contains("Cache:       48 pages · 1.2 MB · oldest 2 days ago"))
+    #expect(lines.contains("Cache:       48 pages · 1.2 MiB · oldest 2 days ago"))
     #expect(lines.contains("Favourites:  7 books · refreshed 3 h ago"))
     let request = lines.first { $0.contains("/books/2554/") }
     #expect(request == "  06:28:25  HTTP 200     412 ms  network  /books/2554/")

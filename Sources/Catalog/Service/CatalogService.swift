@@ -1,5 +1,6 @@
 import Foundation
 import Gutendex
+import Synchronization
 
 /// The offline-first source of truth behind every view model, and the one door to the data.
 ///
@@ -42,6 +43,8 @@ public final class CatalogService: Sendable {
   let now: @Sendable () -> Date
   /// The changes of the stores, for ``observeChanges(_:)``.
   let feed: StoreFeed
+  /// True while a background probe of a server that failed recently is under way.
+  let retryingServer = Atomic<Bool>(false)
   /// How often another process's commits are looked for while someone observes.
   public static let changePollInterval: Duration = .milliseconds(100)
 
@@ -125,6 +128,8 @@ public final class CatalogService: Sendable {
   /// Switches the "simulate offline" mode on or off; nothing is sent to the server while on.
   public func simulateOffline(_ on: Bool) {
     network.simulateOffline(on)
+    // "offline off" is also how to wait for a server that failed recently.
+    if !on { forgetOutage() }
   }
 
   /// The most recent requests, newest first.
@@ -142,9 +147,15 @@ public final class CatalogService: Sendable {
     if network.current == .simulatedOffline {
       return try await fallbackPage(query, reason: "simulated offline", error: nil)
     }
+    // A server that just failed costs one timeout, not one per page (issue 27).
+    if let note = skippedServerNote() {
+      return try await fallbackPage(query, reason: note, error: nil)
+    }
+    let asked = ContinuousClock.now
     do {
       let page = try await client.page(query)
       network.markOnline()
+      forgetOutage()
       upsertSeen(page.results)
       // A cache that cannot be written must not stop browsing; the request log shows it.
       if let cache {
@@ -163,6 +174,7 @@ public final class CatalogService: Sendable {
       if case .cancelled = error { throw .cancelled }
       guard error.isUnavailable else { throw .server(error) }
       network.markOffline(error.description, at: now())
+      rememberOutage(error.description, cost: ContinuousClock.now - asked)
       return try await fallbackPage(query, reason: error.description, error: error)
     }
   }
@@ -170,16 +182,19 @@ public final class CatalogService: Sendable {
   /// One book: live when possible, else the saved favourite, else the local catalogue.
   public func book(id: Int) async throws(CatalogError) -> (book: Book, source: PageSource) {
     if answersLocallyFirst, let answer = await localFirstBook(id: id) { return answer }
-    if mode != .localOnly, network.current != .simulatedOffline {
+    if mode != .localOnly, network.current != .simulatedOffline, skippedServerNote() == nil {
+      let asked = ContinuousClock.now
       do {
         let book = try await client.book(id: id)
         network.markOnline()
+        forgetOutage()
         upsertSeen([book])
         return (book, .network)
       } catch {
         if case .cancelled = error { throw .cancelled }
         guard error.isUnavailable else { throw .server(error) }
         network.markOffline(error.description, at: now())
+        rememberOutage(error.description, cost: ContinuousClock.now - asked)
         return try await fallbackBook(id: id, error: error)
       }
     }

@@ -18,15 +18,21 @@ public struct SyncPolicy: Sendable, Hashable {
   /// When a sync (the browser's too) also refreshes from Project Gutenberg's feed; nil never.
   public var feed: FeedPolicy?
 
+  /// Where a recent failure to reach the server is remembered across processes, so that
+  /// pages answer locally at once for a few minutes; nil: every page asks the server
+  /// (`--source server`).
+  public var outageFile: URL?
+
   /// A policy; the defaults are a week's freshness and a daily sync.
   public init(
     maxAge: TimeInterval? = SyncPolicy.defaultMaxAge,
     interval: TimeInterval = SyncPolicy.defaultInterval, backgroundSync: Bool = true,
-    feed: FeedPolicy? = nil
+    feed: FeedPolicy? = nil, outageFile: URL? = nil
   ) {
     self.maxAge = maxAge
     self.interval = interval
     self.backgroundSync = backgroundSync
     self.feed = feed
+    self.outageFile = outageFile
   }
 }

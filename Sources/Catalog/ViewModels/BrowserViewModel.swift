@@ -126,6 +126,8 @@ public final class BrowserViewModel {
 
   /// Fetches the current page again, bypassing what this session remembers.
   public func refresh() async {
+    // A reload is a request for the server, even one that failed a moment ago.
+    service.askServerAgain()
     visited.removeAll()
     visitOrder.removeAll()
     cancelPrefetch()

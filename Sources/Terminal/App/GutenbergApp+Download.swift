@@ -280,8 +280,8 @@ extension GutenbergApp {
   }
 
   /// The `gutenberg get` line that resumes this download: every option that decides where the
-  /// bytes come from and go (`--format`, `-o`, a `--mirror` not set by `GUTENBERG_MIRROR`),
-  /// quoted for a shell.
+  /// bytes come from and go (`--format`, `-o`, `--data-dir`, `--server`, a `--mirror` not set by
+  /// `GUTENBERG_MIRROR`), quoted for a shell.
   func resumeCommand(id: Int, format: BookFormat?, target: Target, mirror: DownloadMirror?)
     -> String
   {
@@ -295,6 +295,12 @@ extension GutenbergApp {
     case .file(let file):
       words += ["-o", file.path]
     }
+    // The options that decide where the book's record and the library are: without them the
+    // line would look in another data directory, or ask the default server (issue 27).
+    if let directory = options.dataDirectory {
+      words += ["--data-dir", URL(fileURLWithPath: directory).standardized.path]
+    }
+    if let server = options.server { words += ["--server", server] }
     let environment = options.environment["GUTENBERG_MIRROR"].flatMap(DownloadMirror.init)
     if let mirror, mirror != environment { words += ["--mirror", mirror.base.absoluteString] }
     return words.map(Self.shellQuoted).joined(separator: " ")

@@ -14,6 +14,8 @@ extension GutenbergApp {
     case .success(let value): entry = value
     case .failure(let failure): return failure.status
     }
+    let input = Self.terminalInput(replacing: input, options: options)
+    defer { input.stop() }
     return await open(entry, raw: raw, pager: output.isTerminal || pager, input: input)
   }
 
@@ -40,7 +42,7 @@ extension GutenbergApp {
     let (top, note) = Self.resumePlace(saved, in: text)
     var reader = Pager(
       text: text, title: entry.title, width: output.width,
-      height: TerminalHeight.current() - 2, raw: raw, top: top)
+      height: (output.height ?? TerminalHeight.current()) - 2, raw: raw, top: top)
     if let note { output.printError(note) }
     return await runPager(&reader, id: entry.id, input: input)
   }
@@ -132,7 +134,24 @@ extension GutenbergApp {
     // The pager waits at its own prompt: no "working…" over it.
     output.holdProgress(true)
     defer { output.holdProgress(false) }
+    /// A short note for the prompt's line, where it is seen under the page (not above it);
+    /// without a prompt (piped lines), a line of its own.
+    var pending: String?
+    var note: String? {
+      get { pending }
+      set {
+        guard let newValue, !input.isInteractive else {
+          pending = newValue
+          return
+        }
+        output.print(style.dim(newValue))
+      }
+    }
+    // Moves are made at the size the page on screen was cut to (the next page starts where
+    // that one ended: nothing skipped, nothing repeated), then the page is cut to the window
+    // as it is now.
     func show() {
+      fit(&reader)
       output.print(reader.lines(width: reader.width, style: style))
     }
     if !reader.raw, reader.text.foldedHeaderLines + reader.text.foldedFooterLines > 0 {
@@ -145,15 +164,27 @@ extension GutenbergApp {
     var searching = false
     var contents: TableOfContents?
     while true {
-      if input.isInteractive { output.write(": ") }
-      guard let line = await input.nextLine() else { break }
+      let prompt = pending.map { "\($0) : " } ?? ": "
+      pending = nil
+      if input.isInteractive, !input.editsLines { output.write(prompt) }
+      guard let line = await input.nextLine(prompt: prompt, remember: false) else {
+        // Ctrl-D: end the prompt's line (the editor does it itself).
+        if input.isInteractive, !input.editsLines { output.print("") }
+        break
+      }
       let command = PagerCommand.parse(line, searching: searching)
       if case .again = command {} else { searching = false }
       switch command {
       case .next:
-        if reader.nextPage() { show() } else { output.print(style.dim("(end of the book)")) }
+        if reader.nextPage() { show() } else { note = "(end of the book)" }
       case .previous:
-        if reader.previousPage() { show() } else { output.print(style.dim("(start of the book)")) }
+        if reader.previousPage() { show() } else { note = "(start of the book)" }
+      case .start:
+        reader.go(line: 1)
+        show()
+      case .end:
+        reader.goToEnd()
+        show()
       case .percent(let value):
         reader.go(percent: value)
         show()
@@ -161,9 +192,14 @@ extension GutenbergApp {
         reader.go(line: number)
         show()
       case .search(let word):
-        searching = search(&reader, for: word, notFound: "not found: \(Sanitizer.sanitize(word))")
+        (searching, note) = search(
+          &reader, for: word, notFound: "not found: \(Sanitizer.sanitize(word))")
       case .again:
-        searching = search(&reader, for: reader.lastSearch ?? "", notFound: "no more matches")
+        guard let last = reader.lastSearch else {
+          output.printError("error: no search to repeat: type /word first")
+          continue
+        }
+        (searching, note) = search(&reader, for: last, notFound: "no more matches")
       case .contents, .contentsEntry:
         let table = contents ?? TableOfContents(reader.text, in: reader.visible)
         contents = table
@@ -195,20 +231,31 @@ extension GutenbergApp {
     return .ok
   }
 
-  /// Searches and shows the match (saying when the search went on from the beginning);
-  /// true when found.
-  private func search(_ reader: inout Pager, for word: String, notFound: String) -> Bool {
+  /// Cuts the pager's pages to the window as it is now (a pipe or a test keeps its size).
+  private func fit(_ reader: inout Pager) {
+    guard let height = output.height else { return }
+    reader.width = output.width
+    reader.height = max(3, height - 2)
+  }
+
+  /// Searches and shows the match; true when found, and the note for the prompt's line when
+  /// the search went on from the beginning.
+  private func search(_ reader: inout Pager, for word: String, notFound: String) -> (
+    Bool, String?
+  ) {
     switch reader.search(word) {
     case .found:
+      fit(&reader)
       output.print(reader.lines(width: reader.width, style: output.style))
+      return (true, nil)
     case .wrapped:
-      output.print(output.style.dim("(search wrapped to the beginning)"))
+      fit(&reader)
       output.print(reader.lines(width: reader.width, style: output.style))
+      return (true, "(search wrapped to the beginning)")
     case .notFound:
       output.printError(notFound)
-      return false
+      return (false, nil)
     }
-    return true
   }
 
   /// Goes to entry `number` (from 1) of `table`, or says there is none.

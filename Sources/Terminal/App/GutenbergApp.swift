@@ -14,6 +14,8 @@ package final class GutenbergApp {
   /// Where results and errors are printed.
   package let output: TerminalOutput
   let options: AppOptions
+  /// Counts the server's answers, for `sync`'s progress line.
+  let syncProgress: SyncProgress
 
   /// Builds the service from the options: server, data directory, cache, embedded catalogue.
   package init(options: AppOptions, output: TerminalOutput) async throws(AppStartError) {
@@ -44,10 +46,21 @@ package final class GutenbergApp {
     let source = options.source ?? sourceText ?? .auto
     let mode: CatalogService.Mode =
       source == .embedded || source == .local ? .localOnly : .automatic
-    let local = LocalCatalogue(
-      dataDirectory: location.dataDirectory, policy: try Self.syncPolicy(options, source: source))
+    var policy = try Self.syncPolicy(options, source: source)
+    // With the automatic source, a server that failed within minutes is not waited for again
+    // (this process or the next); `--source server` always waits.
+    if source == .auto {
+      policy.outageFile = location.dataDirectory.appendingPathComponent("server-down")
+    }
+    let local = LocalCatalogue(dataDirectory: location.dataDirectory, policy: policy)
     // --verbose: one line per request on standard error (what was asked, how it ended, how long).
-    let observer = options.verbose ? Self.requestPrinter(output) : nil
+    let printer = options.verbose ? Self.requestPrinter(output) : nil
+    let progress = SyncProgress(dataDirectory: location.dataDirectory)
+    syncProgress = progress
+    let observer: @Sendable (RequestEvent) -> Void = { event in
+      progress.record(event)
+      printer?(event)
+    }
     let client = GutendexClient(
       server: server, transport: CurlTransport(),
       timeout: .milliseconds(Int64(seconds * 1000)), observer: observer)
@@ -119,7 +132,8 @@ package final class GutenbergApp {
   // MARK: - Interactive
 
   /// The interactive browser, reading commands from `input` until `q` or end of input.
-  package func browse(query: BookQuery, input: any LineSource) async -> ExitStatus {
+  package func browse(query: BookQuery, input plain: any LineSource) async -> ExitStatus {
+    let input = Self.terminalInput(replacing: plain, options: options)
     let session = InteractiveSession(service: service, output: output, query: query)
     session.bookActions = bookActions(input: input)
     session.suggest = Self.suggester
@@ -127,6 +141,18 @@ package final class GutenbergApp {
     let sync = startBackgroundSync(interactive: input.isInteractive)
     defer { sync?.cancel() }
     return await runner.run()
+  }
+}
+
+extension GutenbergApp {
+  /// The line editor when `plain` is this process's terminal (history in the data
+  /// directory's `history` file); `plain` itself when it is a pipe, a file or a test's lines.
+  static func terminalInput(replacing plain: any LineSource, options: AppOptions)
+    -> any LineSource
+  {
+    guard plain is StandardInput, plain.isInteractive, LineEditor.isAvailable else { return plain }
+    let directory = location(options: options).dataDirectory
+    return EditedInput(historyFile: directory.appendingPathComponent("history"))
   }
 }
 

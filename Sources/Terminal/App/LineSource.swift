@@ -7,6 +7,59 @@ package protocol LineSource: Sendable {
   /// The next line without its newline, or nil at end of input (Ctrl-D). Never blocks the
   /// caller's actor: a source that must block does so on a thread of its own.
   func nextLine() async -> String?
+  /// Whether the source edits lines itself (a line editor): it shows the prompt, so the caller
+  /// writes none.
+  var editsLines: Bool { get }
+  /// The next line after `prompt` (shown by the source when it ``editsLines``); `remember`:
+  /// keep it in the history, where there is one.
+  func nextLine(prompt: String, remember: Bool) async -> String?
+  /// Ends a read in progress and gives the terminal back (before the process exits).
+  func stop()
+}
+
+extension LineSource {
+  /// Plain sources do not edit lines.
+  package var editsLines: Bool { false }
+  /// Plain sources read the line; the caller has written the prompt.
+  package func nextLine(prompt: String, remember: Bool) async -> String? { await nextLine() }
+  /// Plain sources have nothing to give back.
+  package func stop() {}
+}
+
+/// The terminal's line editor (``LineEditor``) as a source of lines: used only when standard
+/// input and output are terminals.
+package struct EditedInput: LineSource {
+  /// A person is typing.
+  package var isInteractive: Bool { true }
+  /// The editor shows the prompt.
+  package var editsLines: Bool { true }
+  let editor: LineEditor
+
+  /// The process's editor, keeping its history in `historyFile` (nil: none).
+  package init(historyFile: URL?) {
+    editor = LineEditor.shared
+    editor.useHistory(file: historyFile)
+  }
+
+  /// A line with no prompt.
+  package func nextLine() async -> String? {
+    await editor.readLine(prompt: "", remember: false)
+  }
+
+  /// A line after `prompt`.
+  package func nextLine(prompt: String, remember: Bool) async -> String? {
+    await editor.readLine(prompt: prompt, remember: remember)
+  }
+
+  /// Ends the read in progress; the terminal is restored.
+  package func stop() {
+    editor.stop()
+  }
+
+  /// What Tab completes from.
+  func complete(from completion: Completion) {
+    editor.complete(from: completion)
+  }
 }
 
 /// Standard input, read on a thread of its own into a pull-based `AsyncStream`, so the main

@@ -30,7 +30,7 @@ final class QuitSignal: Sendable {
   /// The next line of `input`, or `.quit` if the signal fires first. The read itself cannot be
   /// interrupted (it blocks a thread of its own); after a quit its line is dropped, as the
   /// program is ending.
-  func race(_ input: any LineSource) async -> Next {
+  func race(_ input: any LineSource, prompt: String = "") async -> Next {
     await withCheckedContinuation { (continuation: CheckedContinuation<Next, Never>) in
       let quitNow = state.withLock { state -> Bool in
         if state.fired { return true }
@@ -39,7 +39,7 @@ final class QuitSignal: Sendable {
       }
       if quitNow { return continuation.resume(returning: .quit) }
       Task {
-        let line = await input.nextLine()
+        let line = await input.nextLine(prompt: prompt, remember: true)
         let waiter = self.state.withLock { state -> CheckedContinuation<Next, Never>? in
           defer { state.waiter = nil }
           return state.waiter

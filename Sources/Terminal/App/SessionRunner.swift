@@ -21,6 +21,8 @@ package final class SessionRunner {
   package func run() async -> ExitStatus {
     let output = self.output
     let interactive = input.isInteractive
+    // A line editor shows the prompt itself and draws it again after any output.
+    let writesPrompt = interactive && !input.editsLines
     let prompt = Self.prompt
     let quit = QuitSignal()
     let interrupts = InterruptHandler { quitting in
@@ -32,22 +34,28 @@ package final class SessionRunner {
         return
       }
       output.print(["", "(Ctrl-C again to quit, or type q)"])
-      if interactive { output.write(prompt) }
+      if writesPrompt { output.write(prompt) }
     }
     let signalSource = interrupts.install()
     defer { interrupts.uninstall(signalSource) }
-    if interactive {
+    if writesPrompt {
       session.idleDraw = (before: { output.print("") }, after: { output.write(prompt) })
     }
     defer { session.idleDraw = nil }
+    let input = self.input
+    // The editor may be waiting for a key when the session ends (Ctrl-C twice): give the
+    // terminal back before the process exits.
+    defer { input.stop() }
 
     await perform(interrupts, label: "loading…") { await $0.start() }
     while true {
-      if interactive { output.write(Self.prompt) }
-      let next = await quit.race(input)
+      if writesPrompt { output.write(Self.prompt) }
+      (input as? EditedInput)?.complete(from: session.completion)
+      let next = await quit.race(input, prompt: prompt)
       guard case .line(let line) = next else {
         if next == .quit { return .interrupted }
-        if interactive { output.print("") }
+        // The editor ends the line on Ctrl-D itself.
+        if writesPrompt { output.print("") }
         break
       }
       let keepGoing = await perform(interrupts, label: session.progressText(for: line)) {

@@ -11,8 +11,14 @@ package final class TerminalOutput: Sendable {
   package let errorIsTerminal: Bool
   /// Colour codes, when colour is on.
   package let style: Style
-  /// The width to fit lines to, in terminal cells.
-  package let width: Int
+  /// The width to fit lines to, in terminal cells: measured again at every use on a terminal,
+  /// so each page follows the window.
+  package var width: Int { windowSize?().width ?? fixedWidth }
+  /// The window's height in rows, on a terminal (nil for a pipe or a test's output, which have
+  /// no height: their pages are never cut to one).
+  package var height: Int? { windowSize?().height }
+  private let fixedWidth: Int
+  private let windowSize: (@Sendable () -> (width: Int, height: Int))?
   private let writeOut: @Sendable (String) -> Void
   private let writeErr: @Sendable (String) -> Void
   private let progressShown = Mutex(false)
@@ -26,7 +32,23 @@ package final class TerminalOutput: Sendable {
     self.isTerminal = isTerminal
     self.errorIsTerminal = errorIsTerminal
     self.style = style
-    self.width = width
+    self.fixedWidth = width
+    self.windowSize = nil
+    self.writeOut = writeOut
+    self.writeErr = writeErr
+  }
+
+  /// An output whose width and height are the window's, read at each use.
+  init(
+    isTerminal: Bool, errorIsTerminal: Bool, style: Style,
+    windowSize: @escaping @Sendable () -> (width: Int, height: Int),
+    writeOut: @escaping @Sendable (String) -> Void, writeErr: @escaping @Sendable (String) -> Void
+  ) {
+    self.isTerminal = isTerminal
+    self.errorIsTerminal = errorIsTerminal
+    self.style = style
+    self.fixedWidth = windowSize().width
+    self.windowSize = windowSize
     self.writeOut = writeOut
     self.writeErr = writeErr
   }
@@ -34,11 +56,21 @@ package final class TerminalOutput: Sendable {
   /// The process's own standard output and error.
   package static func standard(color: ColorPolicy.Mode) -> TerminalOutput {
     let policy = ColorPolicy.current(mode: color)
+    guard LineEditor.isAvailable else {
+      return TerminalOutput(
+        isTerminal: isatty(STDOUT_FILENO) == 1, errorIsTerminal: isatty(STDERR_FILENO) == 1,
+        style: policy.style, width: TerminalWidth.current(),
+        writeOut: { FileHandle.standardOutput.write(Data($0.utf8)) },
+        writeErr: { FileHandle.standardError.write(Data($0.utf8)) })
+    }
+    // On a terminal, through the line editor: output that arrives while a line is half typed
+    // is written above the prompt, and the prompt and the typed text are drawn again.
+    let editor = LineEditor.shared
     return TerminalOutput(
-      isTerminal: isatty(STDOUT_FILENO) == 1, errorIsTerminal: isatty(STDERR_FILENO) == 1,
-      style: policy.style, width: TerminalWidth.current(),
-      writeOut: { FileHandle.standardOutput.write(Data($0.utf8)) },
-      writeErr: { FileHandle.standardError.write(Data($0.utf8)) })
+      isTerminal: true, errorIsTerminal: isatty(STDERR_FILENO) == 1, style: policy.style,
+      windowSize: { (TerminalWidth.current(), TerminalHeight.current()) },
+      writeOut: { editor.write($0, to: STDOUT_FILENO) },
+      writeErr: { editor.write($0, to: STDERR_FILENO) })
   }
 
   /// Writes lines to standard output.

@@ -153,9 +153,10 @@ package struct Pager: Sendable {
   /// The line number (1-based, within the visible text) of the first row.
   package var lineNumber: Int { topLine - visibleLines.lowerBound + 1 }
 
-  /// How far through the visible text the first row is, 0...100.
+  /// How far through the visible text the first row is, 0...100; 100 on the last page, which
+  /// shows the end (the first row of a last page is rarely at the very end).
   package var percent: Int {
-    guard visible.count > 0 else { return 100 }
+    guard visible.count > 0, !atEnd else { return 100 }
     return Int(Double(top - visible.lowerBound) * 100 / Double(visible.count))
   }
 
@@ -170,8 +171,18 @@ package struct Pager: Sendable {
 
   /// The keys, for the prompt line.
   package static let keys =
-    "Enter/n next · p prev · g N% or g LINE · /word, then n · toc, toc N · b [note] mark · "
-    + "bookmarks, g bN, b -N · q quit"
+    "Enter/n next · p prev · g N% or g LINE · gg first · G last · /word, then n or / · "
+    + "toc, toc N · b [note] mark · bookmarks, g bN, b -N · q quit"
+
+  /// Goes to the last page: the one whose rows end with the text's last row.
+  package mutating func goToEnd() {
+    top = rowStart(containing: max(visible.upperBound - 1, visible.lowerBound))
+    match = nil
+    var cursor = cursor(at: top)
+    var moved = 1
+    while moved < height, retreat(&cursor) { moved += 1 }
+    top = cursor.start
+  }
 }
 
 extension Pager: LineRendering {

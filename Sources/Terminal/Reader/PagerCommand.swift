@@ -22,6 +22,10 @@ package enum PagerCommand: Sendable, Hashable {
   case search(String)
   /// `n` after a search: the next match.
   case again
+  /// `gg` or `g 0`: the first page, as in less.
+  case start
+  /// `G`: the last page, as in less.
+  case end
   /// `toc`: the table of contents.
   case contents
   /// `toc 3`: go to entry 3 of the table of contents.
@@ -38,8 +42,12 @@ package enum PagerCommand: Sendable, Hashable {
     let text = line.trimmingCharacters(in: .whitespaces)
     if text.hasPrefix("/") {
       let word = String(text.dropFirst()).trimmingCharacters(in: .whitespaces)
-      return word.isEmpty ? (searching ? .again : .unknown(line)) : .search(word)
+      // `/` alone repeats the last search, as in less and vi.
+      return word.isEmpty ? .again : .search(word)
     }
+    // Case matters here only: `G` is the end, `g` with a number a place.
+    if text == "G" { return .end }
+    if text == "gg" { return .start }
     switch text.lowercased() {
     case "", "f", " ": return .next
     case "n": return searching ? .again : .next
@@ -79,6 +87,7 @@ package enum PagerCommand: Sendable, Hashable {
       {
         return .bookmark(number)
       }
+      if Int(argument) == 0 { return .start }
     }
     return .unknown(line)
   }

@@ -38,10 +38,10 @@ extension TextFormat {
     return days == 1 ? "1 day ago" : "\(grouped(days)) days ago"
   }
 
-  /// A byte count in binary units with one decimal: `812 B`, `1.2 KB`, `48.0 MB`.
+  /// A byte count in binary units, named as such, with one decimal: `812 B`, `1.2 KiB`, `48.0 MiB`.
   package static func bytes(_ count: Int) -> String {
     if count < 1024 { return "\(grouped(count)) B" }
-    let units = ["KB", "MB", "GB", "TB"]
+    let units = ["KiB", "MiB", "GiB", "TiB"]
     var value = Double(count) / 1024
     var unit = 0
     while value >= 1024 && unit < units.count - 1 {

@@ -15,10 +15,11 @@ extension InteractiveSession {
 
   /// `Synced: 12 new books, 3 updated, 2 requests, 0.8 s`, or why it stopped.
   nonisolated static func syncLine(_ run: SyncRun, background: Bool) -> String {
-    let what = background ? "Background sync" : "Synced"
+    // "Synced: …" reads well; "Synced failed" does not, so the other outcomes name the sync.
+    let what = background ? "Background sync" : "Sync"
     switch run.result {
     case .ok:
-      return "\(what): \(SyncText.summary(run))"
+      return "\(background ? what : "Synced"): \(SyncText.summary(run))"
     case .partial:
       return
         "\(what) stopped early: \(SyncText.summary(run)) (\(Sanitizer.sanitize(run.note ?? "")))"

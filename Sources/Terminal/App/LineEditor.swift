@@ -1,0 +1,256 @@
+import CEditLine
+import Foundation
+
+/// The line editor of an interactive terminal (libedit, the BSD editor): emacs keys, ↑/↓
+/// through a history kept in the data directory, Ctrl-R to search it, Tab to complete.
+///
+/// libedit blocks in `el_gets` on a queue of its own. Output that arrives meanwhile (another
+/// process's favourite, the background sync's line) goes through ``write(_:to:)``: it erases the
+/// prompt's rows, writes, and has libedit draw the prompt and the typed text again, so the
+/// screen always shows what Enter will run.
+///
+/// Safety of `@unchecked Sendable`: every mutable property, and every call into libedit, is
+/// made with `lock` held. The reading queue holds it for the whole of `el_gets` except while it
+/// waits for a key (``readCharacter(into:)`` releases it then, when libedit's state is at
+/// rest), which is exactly when a writer may take it to redraw.
+package final class LineEditor: @unchecked Sendable {
+  /// The one editor of the process: standard input is one terminal.
+  package static let shared = LineEditor()
+
+  private let lock = NSRecursiveLock()
+  private let queue = DispatchQueue(label: "gutenberg.line-editor")
+  /// Written to end a read early (``stop()``); its read end is polled with standard input.
+  private let wake: (read: Int32, write: Int32)
+  private var editor: OpaquePointer?
+  private var history: OpaquePointer?
+  private var historyFile: String?
+  /// The prompt libedit shows, as a C string it may read at any time.
+  private var prompt: UnsafeMutablePointer<CChar>?
+  private var promptWidth = 0
+  /// True while `el_gets` runs: writes must redraw the prompt.
+  private var editing = false
+  private var stopped = false
+  private var completer: Completion?
+  /// Window changes, for libedit's idea of the width (kept for the life of the process).
+  private var windowChanges: (any DispatchSourceSignal)?
+
+  private init() {
+    var ends: [Int32] = [-1, -1]
+    if pipe(&ends) == 0 {
+      _ = fcntl(ends[0], F_SETFL, O_NONBLOCK)
+      wake = (ends[0], ends[1])
+    } else {
+      wake = (-1, -1)
+    }
+  }
+
+  /// Whether standard input and output are both terminals: only then is the editor used.
+  package static var isAvailable: Bool {
+    isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1
+  }
+
+  /// Keeps history in `file` (read now, written after every line); nil: none kept.
+  package func useHistory(file: URL?) {
+    lock.lock()
+    defer { lock.unlock() }
+    setUp()
+    historyFile = file?.path
+    if let path = historyFile, let history { _ = gb_history_string(history, H_LOAD, path) }
+  }
+
+  /// What Tab completes from, for the lines read from now on.
+  package func complete(from completion: Completion) {
+    lock.lock()
+    defer { lock.unlock() }
+    completer = completion
+  }
+
+  /// Reads one line after `prompt`; nil at the end of input (Ctrl-D on an empty line) or after
+  /// ``stop()``. Lines that are not blank are added to the history when `remember` is set.
+  package func readLine(prompt text: String, remember: Bool) async -> String? {
+    await withCheckedContinuation { continuation in
+      queue.async { continuation.resume(returning: self.edit(prompt: text, remember: remember)) }
+    }
+  }
+
+  private func edit(prompt text: String, remember: Bool) -> String? {
+    lock.lock()
+    defer { lock.unlock() }
+    guard !stopped else { return nil }
+    setUp()
+    guard let editor else { return nil }
+    free(prompt)
+    prompt = strdup(text)
+    promptWidth = DisplayWidth.cells(text)
+    editing = true
+    var count: Int32 = 0
+    let raw = el_gets(editor, &count)
+    editing = false
+    guard let raw, count > 0 else {
+      // Ctrl-D: end the prompt's line, as a shell does, so what follows starts on its own.
+      FileHandle.standardOutput.write(Data("\n".utf8))
+      return nil
+    }
+    var line = String(cString: raw)
+    while line.last == "\n" || line.last == "\r" { line.removeLast() }
+    if remember, !line.allSatisfy(\.isWhitespace), let history {
+      _ = gb_history_string(history, H_ENTER, line)
+      if let historyFile { _ = gb_history_string(history, H_SAVE, historyFile) }
+    }
+    return line
+  }
+
+  /// Writes `text` to `descriptor`; while a line is being edited, the prompt's rows are erased
+  /// first and drawn again after, with the text typed so far and the cursor where it was.
+  package func write(_ text: String, to descriptor: Int32) {
+    lock.lock()
+    defer { lock.unlock() }
+    guard editing, let editor else { return Self.writeAll(text, to: descriptor) }
+    var erase = "\r"
+    let columns = max(TerminalWidth.current(), 1)
+    if let info = el_line(editor)?.pointee, let buffer = info.buffer, let cursor = info.cursor {
+      let typed = String(
+        decoding: UnsafeRawBufferPointer(start: buffer, count: cursor - buffer), as: UTF8.self)
+      let rows = (promptWidth + DisplayWidth.cells(typed)) / columns
+      if rows > 0 { erase += "\u{1B}[\(rows)A" }
+    }
+    // The terminal is in libedit's mode, which may not turn "\n" into "\r\n".
+    let body = text.replacingOccurrences(of: "\n", with: "\r\n")
+    Self.writeAll(erase + "\u{1B}[J" + body, to: descriptor)
+    if !text.hasSuffix("\n") { Self.writeAll("\r\n", to: descriptor) }
+    gb_el_refresh(editor)
+  }
+
+  /// The window changed size: libedit re-reads it for the next redraw.
+  package func resized() {
+    lock.lock()
+    defer { lock.unlock() }
+    if let editor { el_resize(editor) }
+  }
+
+  /// Ends a read in progress (it returns nil) and restores the terminal; later reads return nil.
+  package func stop() {
+    lock.lock()
+    stopped = true
+    lock.unlock()
+    var byte: UInt8 = 1
+    _ = Foundation.write(wake.write, &byte, 1)
+    // Wait for the read to end, so the terminal is back in its own mode before the exit.
+    queue.sync {}
+  }
+
+  private func setUp() {
+    guard editor == nil else { return }
+    // Streams of its own over the standard descriptors (C's `stdin` globals are not
+    // concurrency-safe to name from Swift); libedit flushes its output after each redraw.
+    guard let input = fdopen(STDIN_FILENO, "r"), let output = fdopen(STDOUT_FILENO, "w"),
+      let errors = fdopen(STDERR_FILENO, "w"),
+      let made = el_init("gutenberg", input, output, errors)
+    else { return }
+    editor = made
+    _ = gb_el_set_prompt(made, { _ in LineEditor.shared.prompt })
+    _ = gb_el_set_string(made, EL_EDITOR, "emacs")
+    // The app handles Ctrl-C and window changes itself (``InterruptHandler``, ``resized()``).
+    _ = gb_el_set_int(made, EL_SIGNAL, 0)
+    _ = gb_el_set_getc(made, { _, character in LineEditor.shared.readCharacter(into: character) })
+    let list = history_init()
+    history = list
+    if let list {
+      _ = gb_history_int(list, H_SETSIZE, 1000)
+      _ = gb_history_int(list, H_SETUNIQUE, 1)
+      _ = gb_el_set_history(made, list)
+    }
+    _ = gb_el_add_function(
+      made, "gb-complete", "complete the word",
+      { editor, _ in LineEditor.shared.completeWord(editor) })
+    _ = gb_el_bind(made, "^I", "gb-complete")
+    _ = gb_el_bind(made, "^R", "em-inc-search-prev")
+    // A handler of its own for SIGWINCH (libedit's are off): the next redraw wraps the typed
+    // line at the new width. Dispatch keeps the default disposition's effect (none) apart.
+    let changes = DispatchSource.makeSignalSource(signal: SIGWINCH, queue: .global())
+    changes.setEventHandler { LineEditor.shared.resized() }
+    changes.resume()
+    windowChanges = changes
+  }
+
+  /// libedit's key source: one character of standard input, UTF-8 decoded; the lock is free
+  /// while it waits. Returns 1 with a character, 0 at the end of input (or ``stop()``).
+  private func readCharacter(into character: UnsafeMutablePointer<wchar_t>?) -> Int32 {
+    lock.unlock()
+    defer { lock.lock() }
+    guard let lead = nextByte() else { return 0 }
+    var scalar = UInt32(lead)
+    let extra = lead >= 0xF0 ? 3 : lead >= 0xE0 ? 2 : lead >= 0xC0 ? 1 : 0
+    if extra > 0 {
+      scalar &= lead >= 0xF0 ? 0x07 : lead >= 0xE0 ? 0x0F : 0x1F
+      for _ in 0..<extra {
+        guard let next = nextByte() else { return 0 }
+        scalar = scalar << 6 | UInt32(next & 0x3F)
+      }
+    }
+    character?.pointee = wchar_t(bitPattern: Unicode.Scalar(scalar).map { $0.value } ?? 0xFFFD)
+    return 1
+  }
+
+  /// The next byte of standard input; nil at its end or once the wake pipe is written.
+  private func nextByte() -> UInt8? {
+    while true {
+      var fds = [
+        pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
+        pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0),
+      ]
+      let ready = poll(&fds, 2, -1)
+      if ready < 0 {
+        if errno == EINTR { continue }
+        return nil
+      }
+      if fds[1].revents != 0 { return nil }
+      var byte: UInt8 = 0
+      let count = Foundation.read(STDIN_FILENO, &byte, 1)
+      if count == 1 { return byte }
+      if count < 0, errno == EINTR || errno == EAGAIN { continue }
+      return nil
+    }
+  }
+
+  /// Tab: completes the word before the cursor, or lists the choices when several remain.
+  private func completeWord(_ editor: OpaquePointer?) -> UInt8 {
+    guard let editor, let completer, let info = el_line(editor)?.pointee, let buffer = info.buffer,
+      let cursor = info.cursor
+    else { return UInt8(CC_ERROR) }
+    let before = String(
+      decoding: UnsafeRawBufferPointer(start: buffer, count: cursor - buffer), as: UTF8.self)
+    let word =
+      before.split(separator: " ", omittingEmptySubsequences: false).last.map(String.init) ?? ""
+    let choices = completer.candidates(completing: before)
+    guard let first = choices.first else { return UInt8(CC_ERROR) }
+    var common = first
+    for choice in choices.dropFirst() {
+      common = String(zip(common, choice).prefix { $0 == $1 }.map(\.0))
+    }
+    if choices.count == 1 {
+      _ = el_insertstr(editor, String(first.dropFirst(word.count)) + " ")
+      return UInt8(CC_REFRESH)
+    }
+    if common.count > word.count {
+      _ = el_insertstr(editor, String(common.dropFirst(word.count)))
+      return UInt8(CC_REFRESH)
+    }
+    let listing = DisplayWidth.truncate(
+      choices.joined(separator: "  "), toCells: TerminalWidth.current() * 3)
+    Self.writeAll("\r\n" + listing + "\r\n", to: STDOUT_FILENO)
+    return UInt8(CC_REDISPLAY)
+  }
+
+  private static func writeAll(_ text: String, to descriptor: Int32) {
+    var bytes = Array(text.utf8)[...]
+    while !bytes.isEmpty {
+      let written = bytes.withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress, $0.count) }
+      if written < 0 {
+        if errno == EINTR { continue }
+        return
+      }
+      bytes = bytes.dropFirst(written)
+    }
+  }
+}
