@@ -140,6 +140,14 @@ public enum CatalogueSnapshot {
     }
     try putTable(.stringOffsets, .strings, pool.table)
     try putTable(.recordOffsets, .records, recordTable)
+    let vocabulary = VocabularySections { body in
+      for table in [index.titles, index.authorNames.folded, index.topics.folded] {
+        table.forEachEntry(body)
+      }
+    }
+    for (section, bytes) in zip(IndexSection.vocabulary, vocabulary.sections) {
+      put(section, bytes)
+    }
 
     // Header, section table, then each section 8-byte aligned.
     let tableEnd = IndexSection.headerSize + IndexSection.entrySize * sections.count

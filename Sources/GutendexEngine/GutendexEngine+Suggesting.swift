@@ -18,14 +18,15 @@ extension GutendexEngine {
     }
   }
 
-  /// The catalogue's words, read on first use and kept for the life of the engine.
+  /// The catalogue's words: the index's own (nothing to read), else built on first use and kept
+  /// for the life of the engine.
   var vocabulary: Vocabulary {
     vocabularyCache.withLock { cached in
       if let cached { return cached }
       let built: Vocabulary
       switch storage {
       case .memory(let books): built = Vocabulary(books)
-      case .mapped(let books): built = Vocabulary(books)
+      case .mapped(let books): built = books.storedVocabulary ?? Vocabulary(books)
       }
       cached = built
       return built
