@@ -8,8 +8,10 @@ import Foundation
 /// them (opening costs nothing), or from a copy built from the books (a catalogue in memory, or
 /// an index written before the vocabulary was).
 ///
-/// `@unchecked Sendable` is safe: every property is a `let`, the buffers point into `region`'s
-/// read-only bytes, and `region` (which owns them) lives as long as this value.
+/// Vocabularies add up (``adding(_:)``): the base index's and the delta's answer as one.
+///
+/// `@unchecked Sendable` is safe: the buffers are `let`s pointing into `region`'s read-only
+/// bytes, `region` (which owns them) lives as long as this value, and `others` is a value.
 struct Vocabulary: @unchecked Sendable {
   /// A distinct word.
   struct Word: Sendable {
@@ -34,6 +36,8 @@ struct Vocabulary: @unchecked Sendable {
   /// How many words there are.
   let count: Int
   private let keyCount: Int
+  /// Vocabularies added to this one (a delta's).
+  private var others: [Vocabulary] = []
 
   /// The vocabulary whose sections lie at `ranges` (in ``VocabularySections`` order) of
   /// `region`. A damaged section gives wrong words, never a read outside it.
@@ -103,16 +107,47 @@ struct Vocabulary: @unchecked Sendable {
     return low
   }
 
+  /// This vocabulary with `other`'s words counted too.
+  func adding(_ other: Vocabulary) -> Vocabulary {
+    var sum = self
+    sum.others.append(other)
+    return sum
+  }
+
   /// How many texts hold `word` (upper-folded bytes) as a whole word.
   func frequency(_ word: [UInt8]) -> Int {
-    let index = Self.firstIndex(count) { Self.precedes(self.word($0), word) }
-    guard index < count, self.word(index).elementsEqual(word) else { return 0 }
-    return frequency(at: index)
+    others.reduce(ownFrequency(word)) { $0 + $1.frequency(word) }
   }
 
   /// Words spelled like `word` but for accents (`MISERABLES` → `MISÉRABLES`), most frequent
   /// first.
   func accentVariants(of word: [UInt8]) -> [Word] {
+    guard !others.isEmpty else { return ownAccentVariants(of: word) }
+    let all = ([self] + others).flatMap { $0.ownAccentVariants(of: word) }
+    var seen = Set<[UInt8]>()
+    return all.filter { seen.insert($0.bytes).inserted }
+      .map { Word(bytes: $0.bytes, frequency: frequency($0.bytes)) }
+      .sorted { $0.frequency > $1.frequency }
+  }
+
+  /// Words within ``EditDistance/tolerance(forLength:)`` edits of `word`, nearest first, then
+  /// the most frequent.
+  func neighbours(of word: [UInt8]) -> [(word: Word, distance: Int)] {
+    guard !others.isEmpty else { return ownNeighbours(of: word) }
+    let all = ([self] + others).flatMap { $0.ownNeighbours(of: word) }
+    var seen = Set<[UInt8]>()
+    return all.filter { seen.insert($0.word.bytes).inserted }
+      .map { (Word(bytes: $0.word.bytes, frequency: frequency($0.word.bytes)), $0.distance) }
+      .sorted { ($0.distance, -$0.word.frequency) < ($1.distance, -$1.word.frequency) }
+  }
+
+  private func ownFrequency(_ word: [UInt8]) -> Int {
+    let index = Self.firstIndex(count) { Self.precedes(self.word($0), word) }
+    guard index < count, self.word(index).elementsEqual(word) else { return 0 }
+    return frequency(at: index)
+  }
+
+  private func ownAccentVariants(of word: [UInt8]) -> [Word] {
     let key = Array(Self.unaccented(String(decoding: word, as: UTF8.self)).utf8)
     func keyAt(_ index: Int) -> UnsafeRawBufferPointer {
       Self.entry(index, offsets: keyOffsets, bytes: keys)
@@ -129,9 +164,7 @@ struct Vocabulary: @unchecked Sendable {
     return found.sorted { $0.frequency > $1.frequency }
   }
 
-  /// Words within ``EditDistance/tolerance(forLength:)`` edits of `word`, nearest first, then
-  /// the most frequent.
-  func neighbours(of word: [UInt8]) -> [(word: Word, distance: Int)] {
+  private func ownNeighbours(of word: [UInt8]) -> [(word: Word, distance: Int)] {
     let letters = String(decoding: word, as: UTF8.self).unicodeScalars.count
     let limit = EditDistance.tolerance(forLength: letters)
     var found: [(word: Word, distance: Int)] = []
