@@ -33,6 +33,7 @@ struct SyncBinaryTests {
     let second = try await app.run(
       ["sync", "--json", "--server", url.absoluteString], timeout: .seconds(120))
     let log = try await app.run(["sync", "--log"])
+    let listed = try await app.run(["--source", "local", "list", "--json"])
     await server.stop()
 
     #expect(first.status == 0, "\(first)")
@@ -47,6 +48,12 @@ struct SyncBinaryTests {
     #expect(object["updated"] as? Int == 0)
     #expect(object["requests"] as? Int == 1, "\(object)")
     #expect(object["result"] as? String == "ok")
+    // Counted right: in all, from the base, added since (issue 25: it said the snapshot's count).
+    #expect(object["books"] as? Int == EmbeddedCatalogue.bookCount + 100, "\(object)")
+    #expect(object["base_books"] as? Int == EmbeddedCatalogue.bookCount, "\(object)")
+    #expect(object["added_books"] as? Int == 100, "\(object)")
+    // A synced catalogue's answers are labelled local, not embedded.
+    #expect(listed.status == 0 && listed.out.contains(#""source":"local""#), "\(listed)")
     #expect(object["seconds"] is Double || object["seconds"] is Int)
     #expect(log.status == 0 && log.outLines.count == 2, "\(log)")
     #expect(log.outLines.allSatisfy { $0.contains("  ok  ") }, "\(log)")
