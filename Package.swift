@@ -102,7 +102,9 @@ let package = Package(
       ]),
     .testTarget(
       name: "CatalogTests",
-      dependencies: ["Catalog", "GutendexServer", "TestSupport", "TestTraits"]),
+      dependencies: [
+        "Catalog", "GutendexEngine", "GutendexServer", "TestSupport", "TestTraits",
+      ]),
     .testTarget(
       name: "TerminalTests",
       dependencies: [

@@ -17,6 +17,8 @@ public enum CatalogError: Error, Sendable, Hashable {
   case notAvailableOffline(String)
   /// The action was cancelled before it finished; nothing changed.
   case cancelled
+  /// The local catalogue, asked on its own (`--source local`), has no book with this id.
+  case notInLocalCatalogue(Int)
   /// The catalogue on this machine (the embedded snapshot) cannot be opened.
   case localCatalogueUnavailable(String)
   /// The page cache could not be opened when the program started (the reason, when known).
@@ -48,6 +50,7 @@ extension CatalogError: CustomStringConvertible, LocalizedError {
     case .notAvailableOffline(let what):
       "offline, and \(what) is not in the cache or the local catalogue"
     case .cancelled: "cancelled"
+    case .notInLocalCatalogue(let id): "book \(id) is not in the local catalogue"
     case .needsNetwork(let what): "offline: \(what) needs the network (without --offline)"
     case .download(let error): error.description
     case .localCatalogueUnavailable(let message): message

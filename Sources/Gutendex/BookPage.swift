@@ -10,6 +10,9 @@ public struct BookPage: Sendable, Hashable {
   public var previous: String?
   /// Up to 32 books.
   public var results: [Book]
+  /// Books of `results` that could not be read and were left out (only by
+  /// ``decodeSkippingBadBooks(from:)``), each named by its id when it has one, and why.
+  public var skipped: [String] = []
 
   /// A page from its parts (tests and fallbacks).
   public init(count: Int, next: String? = nil, previous: String? = nil, results: [Book]) {
@@ -27,6 +30,21 @@ public struct BookPage: Sendable, Hashable {
   /// A first, structural pass finds the page's members and each book's bytes (so a truncated
   /// body is a page error); each book is then decoded on its own, so its errors name its path.
   public static func decode(from data: Data) throws(BookDecodingError) -> BookPage {
+    try decode(from: data, skippingBadBooks: false)
+  }
+
+  /// Decodes a page as ``decode(from:)`` does, except that a book that cannot be read is left
+  /// out and named in ``skipped`` (a sync keeps the rest of the page); a page whose structure
+  /// is broken still fails.
+  public static func decodeSkippingBadBooks(from data: Data) throws(BookDecodingError)
+    -> BookPage
+  {
+    try decode(from: data, skippingBadBooks: true)
+  }
+
+  private static func decode(from data: Data, skippingBadBooks: Bool) throws(BookDecodingError)
+    -> BookPage
+  {
     var parser = JSONParser([UInt8](data))
     let members: [(key: String, value: Range<Int>)]
     do throws(JSONParseError) {
@@ -43,6 +61,7 @@ public struct BookPage: Sendable, Hashable {
     var next: String?
     var previous: String?
     var results: [Book]?
+    var skipped: [String] = []
     for (key, range) in members {
       switch key {
       case "count":
@@ -57,7 +76,8 @@ public struct BookPage: Sendable, Hashable {
       case "previous":
         previous = try Self.link(parser.parser(at: range.lowerBound), range, key: key)
       case "results":
-        results = try Self.books(parser.parser(at: range.lowerBound), data: data)
+        (results, skipped) = try Self.books(
+          parser.parser(at: range.lowerBound), data: data, skippingBadBooks: skippingBadBooks)
       default:
         continue
       }
@@ -65,7 +85,10 @@ public struct BookPage: Sendable, Hashable {
     guard let results else {
       throw BookDecodingError(path: "results", reason: "missing key 'results'")
     }
-    return BookPage(count: count ?? results.count, next: next, previous: previous, results: results)
+    var page = BookPage(
+      count: count ?? results.count, next: next, previous: previous, results: results)
+    page.skipped = skipped
+    return page
   }
 
   /// The members of the object at the parser's position: each key with its value's raw range.
@@ -88,7 +111,9 @@ public struct BookPage: Sendable, Hashable {
   }
 
   /// The books of the `results` array at the parser's position.
-  private static func books(_ parser: JSONParser, data: Data) throws(BookDecodingError) -> [Book] {
+  private static func books(_ parser: JSONParser, data: Data, skippingBadBooks: Bool)
+    throws(BookDecodingError) -> (books: [Book], skipped: [String])
+  {
     var parser = parser
     var elements: [Range<Int>] = []
     do throws(JSONParseError) {
@@ -104,6 +129,7 @@ public struct BookPage: Sendable, Hashable {
       throw BookDecodingError(path: "results", reason: error.description)
     }
     var books: [Book] = []
+    var skipped: [String] = []
     books.reserveCapacity(elements.count)
     for (index, element) in elements.enumerated() {
       let bytes = data[data.startIndex + element.lowerBound..<data.startIndex + element.upperBound]
@@ -113,11 +139,25 @@ public struct BookPage: Sendable, Hashable {
       if var book = Book.decodeFast(&reader), reader.position == element.upperBound {
         book.rawJSON = Data(bytes)
         books.append(book)
-      } else {
+      } else if !skippingBadBooks {
         books.append(try Book.decode(from: Data(bytes), path: "results[\(index)]"))
+      } else {
+        do {
+          books.append(try Book.decode(from: Data(bytes), path: "results[\(index)]"))
+        } catch {
+          skipped.append("\(Self.bookName(Data(bytes)) ?? "results[\(index)]"): \(error)")
+        }
       }
     }
-    return books
+    return (books, skipped)
+  }
+
+  /// "book N" for a book object whose `id` is a number, to name a book that cannot be read.
+  private static func bookName(_ data: Data) -> String? {
+    guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+      let id = object["id"] as? Int
+    else { return nil }
+    return "book \(id)"
   }
 
   /// A `next`/`previous` value: a string or null, nothing else.

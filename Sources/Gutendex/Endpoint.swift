@@ -33,6 +33,12 @@ extension Endpoint where Response == BookPage {
   public static func link(_ url: String) -> Endpoint<BookPage> {
     Endpoint(target: .link(url), decode: BookPage.decode(from:))
   }
+
+  /// This endpoint, with books that cannot be read left out of the page and named in its
+  /// ``BookPage/skipped`` (for a sync, which keeps the rest of the page).
+  public var skippingBadBooks: Endpoint<BookPage> {
+    Endpoint(target: target, decode: BookPage.decodeSkippingBadBooks(from:))
+  }
 }
 
 extension Endpoint where Response == Book {

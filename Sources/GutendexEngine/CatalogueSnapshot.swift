@@ -28,6 +28,15 @@ public enum CatalogueSnapshot {
     GutendexEngine(mapped: try MappedCatalogue(region: ByteRegion(mapping: path)))
   }
 
+  /// Loads an engine over a base index file with a delta index file (books synced since the
+  /// base was built) merged into every answer, both mapped.
+  public static func engine(mapping path: String, delta deltaPath: String) throws -> GutendexEngine
+  {
+    GutendexEngine(
+      mapped: try MappedCatalogue(region: ByteRegion(mapping: path)),
+      delta: try MappedCatalogue(region: ByteRegion(mapping: deltaPath)))
+  }
+
   /// Checks every section's CRC-32 (reads the whole file): a damaged file throws.
   public static func verify(_ snapshot: Data) throws {
     let catalogue = try MappedCatalogue(region: ByteRegion(copying: snapshot))
@@ -140,6 +149,14 @@ public enum CatalogueSnapshot {
     }
     try putTable(.stringOffsets, .strings, pool.table)
     try putTable(.recordOffsets, .records, recordTable)
+    let vocabulary = VocabularySections { body in
+      for table in [index.titles, index.authorNames.folded, index.topics.folded] {
+        table.forEachEntry(body)
+      }
+    }
+    for (section, bytes) in zip(IndexSection.vocabulary, vocabulary.sections) {
+      put(section, bytes)
+    }
 
     // Header, section table, then each section 8-byte aligned.
     let tableEnd = IndexSection.headerSize + IndexSection.entrySize * sections.count

@@ -5,9 +5,10 @@ extension GutendexEngine {
   /// Whether the engine's books carry their summaries (a synced local catalogue does; the
   /// embedded snapshot does not).
   public var keepsSummaries: Bool {
+    if delta != nil { return true }
     switch storage {
-    case .memory: true
-    case .mapped(let books): books.hasSummaries
+    case .memory: return true
+    case .mapped(let books): return books.hasSummaries
     }
   }
 
@@ -50,6 +51,46 @@ extension GutendexEngine {
     return Merge(index: index, added: added, updated: updated.sorted(), bookCount: records.count)
   }
 
+  /// The delta index of this engine with `books` (raw JSON in the server's shape) upserted: the
+  /// delta's books, plus each given book that is new or differs from this engine's answer.
+  /// Only the delta is written, so a sync costs what it brings, not the whole catalogue.
+  public func deltaIndex(upserting books: [Data]) throws -> Merge {
+    var records: [Int: BookRecord] = [:]
+    for record in try deltaRecords() { records[record.id] = record }
+    var added: [Int] = []
+    var updated: [Int] = []
+    for (number, data) in books.enumerated() {
+      var reader = JSONParser(Array(data), options: BookRecord.jsonOptions)
+      let fresh: BookRecord
+      do {
+        guard let record = try BookRecord.read(from: &reader) else { continue }
+        fresh = record
+      } catch {
+        throw EngineError.badJSON(book: number, offset: error.offset, reason: error.reason)
+      }
+      if let current = records[fresh.id]?.json ?? bookJSON(id: fresh.id).map(Array.init) {
+        guard current != fresh.json else { continue }
+        if !added.contains(fresh.id), !updated.contains(fresh.id) { updated.append(fresh.id) }
+      } else {
+        added.append(fresh.id)
+      }
+      records[fresh.id] = fresh
+    }
+    let index = try CatalogueSnapshot.make(records: Array(records.values), keepingSummaries: true)
+    let newInDelta = records.keys.count { !baseHolds($0) }
+    return Merge(
+      index: index, added: added.sorted(), updated: updated.sorted(),
+      bookCount: baseBookCount + newInDelta)
+  }
+
+  /// Whether the base (not the delta) holds book `id`.
+  func baseHolds(_ id: Int) -> Bool {
+    switch storage {
+    case .memory(let books): books.position(of: id) != nil
+    case .mapped(let books): books.position(of: id) != nil
+    }
+  }
+
   /// What upserting `books` would change, without building anything: the ids it would add
   /// and those whose JSON differs from this engine's (a cheap check before a rebuild).
   public func changes(upserting books: [Data]) -> (added: [Int], updated: [Int]) {
@@ -70,11 +111,21 @@ extension GutendexEngine {
     return (added.sorted(), updated.sorted())
   }
 
-  /// Every book, in id order, decoded.
+  /// Every book, in id order, decoded (the delta's replacing the base's).
   func allRecords() throws(EngineError) -> [BookRecord] {
+    let base: [BookRecord]
     switch storage {
-    case .memory(let books): return books.records
-    case .mapped(let books): return try books.allRecords()
+    case .memory(let books): base = books.records
+    case .mapped(let books): base = try books.allRecords()
     }
+    guard let delta else { return base }
+    let fresh = try delta.allRecords()
+    let ids = Set(fresh.map(\.id))
+    return (base.filter { !ids.contains($0.id) } + fresh).sorted { $0.id < $1.id }
+  }
+
+  /// The delta's books, decoded, in id order.
+  func deltaRecords() throws(EngineError) -> [BookRecord] {
+    try delta?.allRecords() ?? []
   }
 }

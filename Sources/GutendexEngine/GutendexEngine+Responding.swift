@@ -42,7 +42,40 @@ extension GutendexEngine {
     case .memory(let books):
       return answer(route: route, filter: filter, query: query, reply: reply, books: books)
     case .mapped(let books):
+      if let delta {
+        return answer(
+          route: route, filter: filter, query: query, reply: reply, base: books, delta: delta)
+      }
       return answer(route: route, filter: filter, query: query, reply: reply, books: books)
+    }
+  }
+
+  /// The answer over the base and the delta together (see ``hits(_:base:delta:only:)``).
+  private func answer(
+    route: Route, filter: BookFilter, query: QueryString, reply: Reply, base: MappedCatalogue,
+    delta: MappedCatalogue
+  ) -> HTTPResponse {
+    func record(_ hit: Hit) throws(EngineError) -> BookRecord {
+      hit.inDelta
+        ? try delta.record(at: Int(hit.position)) : try base.record(at: Int(hit.position))
+    }
+    switch route {
+    case .list:
+      return list(matches: hits(filter, base: base, delta: delta), query: query, reply: reply) {
+        hit throws(EngineError) in try record(hit)
+      }
+    case .detail(let rawID, _):
+      guard let id = PythonInt.parse(rawID) else { return reply.detail(404, "Not found.") }
+      guard let hit = hits(filter, base: base, delta: delta, only: id).first else {
+        return reply.detail(404, "No Book matches the given query.")
+      }
+      do {
+        return reply.json(200, try record(hit).json, allow: route.allow)
+      } catch {
+        return Self.damaged(error, reply: reply)
+      }
+    case .home:
+      return reply.homePage()
     }
   }
 
@@ -76,7 +109,16 @@ extension GutendexEngine {
   private func list(
     filter: BookFilter, query: QueryString, reply: Reply, books: some BookColumns
   ) -> HTTPResponse {
-    let matches = filter.positions(in: books)
+    list(matches: filter.positions(in: books), query: query, reply: reply) {
+      position throws(EngineError) in try books.record(at: Int(position))
+    }
+  }
+
+  /// A page of `matches` (the books a query found, in order), as the server paginates them.
+  private func list<Match>(
+    matches: [Match], query: QueryString, reply: Reply,
+    record: (Match) throws(EngineError) -> BookRecord
+  ) -> HTTPResponse {
     let count = matches.count
     let pages = max(1, (count + Self.pageSize - 1) / Self.pageSize)
     let requested = query.value("page").flatMap { $0.isEmpty ? nil : $0 } ?? "1"
@@ -108,10 +150,10 @@ extension GutendexEngine {
       json.raw("null")
     }
     json.raw(#","results":["#)
-    for (offset, position) in slice.enumerated() {
+    for (offset, match) in slice.enumerated() {
       if offset > 0 { json.raw(",") }
       do {
-        try books.record(at: Int(position)).write(to: &json)
+        try record(match).write(to: &json)
       } catch {
         return Self.damaged(error, reply: reply)
       }

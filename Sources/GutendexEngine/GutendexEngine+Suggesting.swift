@@ -12,34 +12,32 @@ extension GutendexEngine {
   public func suggestions(forQuery rawQuery: String, found: Int? = nil, limit: Int = 3)
     -> [Suggestion]
   {
-    switch storage {
-    case .memory(let books): suggestions(rawQuery, found: found, limit: limit, books: books)
-    case .mapped(let books): suggestions(rawQuery, found: found, limit: limit, books: books)
-    }
+    suggestions(rawQuery, found: found, limit: limit)
   }
 
-  /// The catalogue's words, read on first use and kept for the life of the engine.
+  /// The catalogue's words: the index's own (nothing to read), else built on first use and kept
+  /// for the life of the engine.
   var vocabulary: Vocabulary {
     vocabularyCache.withLock { cached in
       if let cached { return cached }
-      let built: Vocabulary
+      var built: Vocabulary
       switch storage {
       case .memory(let books): built = Vocabulary(books)
-      case .mapped(let books): built = Vocabulary(books)
+      case .mapped(let books): built = books.storedVocabulary ?? Vocabulary(books)
       }
+      // The delta's words count with the base's (its index carries its own vocabulary).
+      if let delta { built = built.adding(delta.storedVocabulary ?? Vocabulary(delta)) }
       cached = built
       return built
     }
   }
 
-  private func suggestions(
-    _ rawQuery: String, found known: Int?, limit: Int, books: some BookColumns
-  ) -> [Suggestion] {
+  private func suggestions(_ rawQuery: String, found known: Int?, limit: Int) -> [Suggestion] {
     let query = QueryString(rawQuery)
     func count(_ pairs: [(key: String, value: String)]) -> Int {
       let raw = pairs.map { "\(Self.encode($0.key))=\(Self.encode($0.value))" }
         .joined(separator: "&")
-      return BookFilter(query: QueryString(raw)).positions(in: books).count
+      return matchCount(QueryString(raw))
     }
     let parameters = ["search", "topic"].filter { !(query.value($0) ?? "").isEmpty }
     guard !parameters.isEmpty else { return [] }

@@ -17,23 +17,45 @@ public final class GutendexEngine: Requestable {
 
   /// Immutable after init, so the class is safely `Sendable`.
   let storage: Storage
+  /// Books synced since the base was built (an index of their own, summaries kept): every
+  /// query merges them with `storage`, a delta book replacing the base book with its id.
+  let delta: MappedCatalogue?
+  /// How many delta books the base does not hold.
+  let deltaAdded: Int
   /// The words "did you mean" picks from, read on first use (a `Mutex` is `Sendable`).
   let vocabularyCache = Mutex<Vocabulary?>(nil)
 
   /// How many books the engine serves.
-  public var bookCount: Int {
+  public var bookCount: Int { baseBookCount + deltaAdded }
+
+  /// How many books the base holds (the snapshot, or the last feed refresh).
+  public var baseBookCount: Int {
     switch storage {
     case .memory(let books): books.bookCount
     case .mapped(let books): books.bookCount
     }
   }
 
+  /// How many books the delta holds (synced since the base was built).
+  public var deltaBookCount: Int { delta?.bookCount ?? 0 }
+
+  /// How many delta books are new (not in the base).
+  public var addedBookCount: Int { deltaAdded }
+
   /// The ids of every book, ascending.
   public var bookIDs: [Int] {
+    let base: [Int]
     switch storage {
-    case .memory(let books): (0..<books.bookCount).map(books.id(at:))
-    case .mapped(let books): (0..<books.bookCount).map(books.id(at:))
+    case .memory(let books): base = (0..<books.bookCount).map(books.id(at:))
+    case .mapped(let books): base = (0..<books.bookCount).map(books.id(at:))
     }
+    guard let delta else { return base }
+    return Array(Set(base).union((0..<delta.bookCount).map(delta.id(at:)))).sorted()
+  }
+
+  /// The ids of the delta's books, ascending.
+  public var deltaBookIDs: [Int] {
+    delta.map { delta in (0..<delta.bookCount).map(delta.id(at:)) } ?? []
   }
 
   /// Loads books given as raw JSON objects in the server's shape (any era's keys).
@@ -67,17 +89,25 @@ public final class GutendexEngine: Requestable {
       }
     }
     storage = .memory(RecordColumns(sortedRecords: sorted))
+    delta = nil
+    deltaAdded = 0
   }
 
-  init(mapped: MappedCatalogue) {
+  init(mapped: MappedCatalogue, delta: MappedCatalogue? = nil) {
     storage = .mapped(mapped)
+    self.delta = delta
+    deltaAdded =
+      delta.map { delta in
+        (0..<delta.bookCount).count { mapped.position(of: delta.id(at: $0)) == nil }
+      } ?? 0
   }
 
   /// The JSON the detail endpoint gives for a book (no filters), nil when there is none.
   public func bookJSON(id: Int) -> Data? {
+    if let delta, let json = Self.json(id: id, in: delta) { return json }
     switch storage {
-    case .memory(let books): Self.json(id: id, in: books)
-    case .mapped(let books): Self.json(id: id, in: books)
+    case .memory(let books): return Self.json(id: id, in: books)
+    case .mapped(let books): return Self.json(id: id, in: books)
     }
   }
 

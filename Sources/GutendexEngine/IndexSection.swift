@@ -34,14 +34,26 @@ enum IndexSection: Int, CaseIterable {
   case stringOffsets, strings
   /// Each book's remaining fields, varint-coded (see `CatalogueSnapshot.encode`).
   case recordOffsets, records
+  /// The "did you mean" vocabulary (``VocabularySections``): distinct words by length then
+  /// bytes, UInt32 per word (how many texts hold it), then the accented words' unaccented
+  /// forms, sorted, with UInt32 per form (its word's number). Version 3 on.
+  case wordOffsets, words, wordCounts, accentKeyOffsets, accentKeys, accentWords
 
   /// Bytes before the first section: magic, version, section count, book count, flags.
   static let headerSize = 24
   /// Bytes per section-table entry: offset, length (UInt64), width, crc32 (UInt32).
   static let entrySize = 24
   static let magic = Array("GDXINDEX".utf8)
-  /// 2: titles, names and topics are upper-folded (version 1 held them lower-cased).
-  static let version: UInt32 = 2
+  /// 2: titles, names and topics are upper-folded (version 1 held them lower-cased). 3: the
+  /// vocabulary sections follow the records.
+  static let version: UInt32 = 3
+  /// Version 2 files (a local catalogue synced before version 3) are read too: they lack the
+  /// vocabulary, which is then built from the books on first use.
+  static let versionWithoutVocabulary: UInt32 = 2
+  /// The vocabulary's sections, in file order.
+  static let vocabulary: [IndexSection] = [
+    .wordOffsets, .words, .wordCounts, .accentKeyOffsets, .accentKeys, .accentWords,
+  ]
   /// Header flag: each record ends with the book's summaries (a synced local catalogue). Older
   /// files hold 0 there, so they still read as "no summaries".
   static let summariesFlag: UInt32 = 1

@@ -26,6 +26,8 @@ final class MappedCatalogue: BookColumns, @unchecked Sendable {
   private let bookMimeTypes: MappedLists
   private let strings: MappedTable
   private let records: MappedTable
+  /// The vocabulary the index writer stored, nil in a version 2 file.
+  let storedVocabulary: Vocabulary?
 
   /// Reads and checks the header and the section table; the sections are read when used.
   init(region: ByteRegion) throws(EngineError) {
@@ -37,12 +39,16 @@ final class MappedCatalogue: BookColumns, @unchecked Sendable {
     func uint64(_ offset: Int) -> UInt64 {
       UInt64(littleEndian: file.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
     }
-    let sectionCount = IndexSection.allCases.count
-    let tableEnd = IndexSection.headerSize + IndexSection.entrySize * sectionCount
     guard file.count >= IndexSection.headerSize, file.starts(with: IndexSection.magic) else {
       throw .badSnapshot("not a catalogue index")
     }
-    guard uint32(8) == IndexSection.version, uint32(12) == UInt32(sectionCount) else {
+    let hasVocabulary = uint32(8) == IndexSection.version
+    let sectionCount =
+      IndexSection.allCases.count - (hasVocabulary ? 0 : IndexSection.vocabulary.count)
+    let tableEnd = IndexSection.headerSize + IndexSection.entrySize * sectionCount
+    guard hasVocabulary || uint32(8) == IndexSection.versionWithoutVocabulary,
+      uint32(12) == UInt32(sectionCount)
+    else {
       throw .badSnapshot("unknown index version \(uint32(8)) with \(uint32(12)) sections")
     }
     guard file.count >= tableEnd else { throw .badSnapshot("truncated section table") }
@@ -51,7 +57,7 @@ final class MappedCatalogue: BookColumns, @unchecked Sendable {
     var ranges: [Range<Int>] = []
     var widths: [Int] = []
     var checksums: [UInt32] = []
-    for section in IndexSection.allCases {
+    for section in IndexSection.allCases.prefix(sectionCount) {
       let entry = IndexSection.headerSize + IndexSection.entrySize * section.rawValue
       let offset = uint64(entry)
       let length = uint64(entry + 8)
@@ -119,11 +125,15 @@ final class MappedCatalogue: BookColumns, @unchecked Sendable {
     bookMimeTypes = try lists(.bookMimeTypeOffsets, .bookMimeTypes)
     strings = table(.stringOffsets, .strings)
     records = table(.recordOffsets, .records)
+    storedVocabulary =
+      hasVocabulary
+      ? Vocabulary(region: region, ranges: IndexSection.vocabulary.map { ranges[$0.rawValue] })
+      : nil
   }
 
   /// Compares every section with its CRC-32 (reads the whole file).
   func verifyChecksums() throws(EngineError) {
-    for (section, bytes) in zip(IndexSection.allCases, sections)
+    for (section, bytes) in zip(IndexSection.allCases.prefix(sections.count), sections)
     where CatalogueSnapshot.checksum(bytes) != checksums[section.rawValue] {
       throw .badSnapshot("section \(section) fails its checksum")
     }

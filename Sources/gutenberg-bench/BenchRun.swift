@@ -16,6 +16,8 @@ struct BenchRun {
     var peakRSS: Double
     /// 0 for a clean exit; otherwise the exit code or the signal, as `wait4` reports them.
     var exitStatus: Int32
+    /// CPU seconds (user and system) the child used.
+    var cpuSeconds: Double = 0
   }
 
   var executable: String
@@ -50,7 +52,7 @@ struct BenchRun {
     return Outcome(
       seconds: Stopwatch.seconds(exit.elapsed),
       peakRSS: exit.sampledPeakKiB.map { Double($0) * 1024 } ?? .nan,
-      exitStatus: exit.code.map { $0 << 8 } ?? (exit.signal ?? 1))
+      exitStatus: exit.code.map { $0 << 8 } ?? (exit.signal ?? 1), cpuSeconds: exit.cpuSeconds)
   }
 }
 

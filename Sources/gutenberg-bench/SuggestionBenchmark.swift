@@ -15,10 +15,14 @@ enum SuggestionBenchmark {
   static func run(_ context: BenchContext) throws -> [ResultRow] {
     let runs = context.count(100, minimum: 10)
     Report.progress("figure 12: suggestions, \(runs) runs of \(queries.count) queries")
-    // The vocabulary is read on the first suggestion of a process: timed on its own.
-    let fresh = try EmbeddedCatalogue.load()
+    // The first suggestion of a cold process: a freshly mapped catalogue each time, whose
+    // vocabulary comes from the index (nothing else of the process is warm but the page cache).
     var build = Samples()
-    build.append(Stopwatch.time { _ = fresh.suggestions(forQuery: queries[0]) })
+    for round in 0..<context.count(20, minimum: 5) {
+      let fresh = try EmbeddedCatalogue.load()
+      build.append(
+        Stopwatch.time { _ = fresh.suggestions(forQuery: queries[round % queries.count]) })
+    }
     let engine = context.engine
     _ = engine.suggestions(forQuery: queries[0])
     var suggest = Samples()
@@ -45,9 +49,10 @@ enum SuggestionBenchmark {
         target: .atMost(0.020),
         note: "counts each proposal by running it; vocabulary already read"),
       ResultRow(
-        figure: "12. first suggestion of a process (reads the vocabulary)", unit: .seconds,
-        samples: build, baselineName: "a later suggestion", baseline: suggest, target: .none,
-        note: "once per process, on the first query that finds ≤ 3 books"),
+        figure: "12. first suggestion of a cold process", unit: .seconds,
+        samples: build, baselineName: "a later suggestion", baseline: suggest,
+        target: .atMost(0.020),
+        note: "a freshly mapped catalogue each run: the vocabulary is a section of the index"),
     ]
   }
 }

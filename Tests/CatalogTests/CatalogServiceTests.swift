@@ -271,10 +271,9 @@ struct CatalogServiceBookTests {
   @Test func inLocalOnlyModeTheLocalCataloguesNotFoundStands() async throws {
     let harness = try CatalogHarness(localBooks: CatalogFixtures.made(3), mode: .localOnly)
     let error = await catalogError { try await harness.service.book(id: 1342) }
-    guard case .server(.http(404, _, _)) = error else {
-      Issue.record("expected .server(.http(404)), got \(String(describing: error))")
-      return
-    }
+    // Named as the local catalogue's miss (issue 25), not as a pretend server's HTTP 404.
+    #expect(error == .notInLocalCatalogue(1342))
+    #expect(error?.description == "book 1342 is not in the local catalogue")
     let page = await catalogError { try await harness.service.page(BookQuery(page: 3)) }
     guard case .server(.http(404, "Invalid page.", _)) = page else {
       Issue.record("expected .server(.http(404)), got \(String(describing: page))")

@@ -18,7 +18,7 @@ struct SyncProgressBinaryTests {
     let window = try await TerminalWindow(
       app, ["sync", "--server", url.absoluteString], columns: 100, rows: 24)
     defer { window.closeNow() }
-    await signal.waitFor(2)
+    try await signal.waitFor(2)
     let shown = try await window.waitForScreen {
       $0.contains { $0.hasPrefix("sync: 1 page · 32 books · ") && $0.hasSuffix("pages/s") }
     }

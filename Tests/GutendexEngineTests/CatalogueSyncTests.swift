@@ -155,24 +155,6 @@ struct CatalogueSyncTests {
     #expect(try directory.files.openEngine().bookJSON(id: 84) != nil)
   }
 
-  @Test func aDamagedStateFileIsAClearErrorAndNothingIsReplaced() async throws {
-    let directory = Directory()
-    defer { directory.cleanUp() }
-    try FileManager.default.createDirectory(
-      at: directory.files.directory, withIntermediateDirectories: true)
-    try Data("not json".utf8).write(to: directory.files.stateURL)
-    let engine = try Fixture.engine()
-    var client = GutendexClient(server: URL(string: "http://127.0.0.1")!, transport: engine)
-    client.retry = .none
-
-    let outcome = await CatalogueSync(client: client, files: directory.files).run(holdings: [])
-
-    #expect(outcome.run.result == .failed)
-    #expect(outcome.run.note?.contains("damaged") == true, "\(outcome.run)")
-    #expect(outcome.run.requests == 0)
-    #expect(throws: SyncFileError.self) { try directory.files.openEngine() }
-    #expect(try Data(contentsOf: directory.files.stateURL) == Data("not json".utf8))
-  }
 }
 
 /// A transport that answers `allowed` requests from the engine, then 429s.

@@ -39,6 +39,8 @@ public final class ChildProcess: Sendable {
     public var elapsed: Duration
     /// True when the harness killed it for running past its deadline.
     public var timedOut: Bool
+    /// CPU seconds the child used (user and system, from `wait4`'s `rusage`).
+    public var cpuSeconds: Double = 0
   }
 
   private struct State {
@@ -233,7 +235,9 @@ public final class ChildProcess: Sendable {
       let signal = status & 0x7f
       let exit = Exit(
         code: signal == 0 ? (status >> 8) & 0xff : nil, signal: signal == 0 ? nil : signal,
-        maxRSSKiB: Int(usage.ru_maxrss), sampledPeakKiB: nil, elapsed: elapsed, timedOut: false)
+        maxRSSKiB: Int(usage.ru_maxrss), sampledPeakKiB: nil, elapsed: elapsed, timedOut: false,
+        cpuSeconds: Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
+          + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6)
       state.withLock { state in
         var exit = exit
         exit.timedOut = state.killedForTimeout

@@ -26,7 +26,13 @@ extension CatalogService {
       network.current != .simulatedOffline
     else { return nil }
     guard let last = state?.lastRun else { return now() }
-    return last.started.addingTimeInterval(last.seconds + local.policy.interval)
+    let ended = last.started.addingTimeInterval(last.seconds)
+    // A sync that failed or stopped early is retried soon, backing off while it keeps failing:
+    // a minute, then four times longer each time, never later than the usual interval.
+    let failures = state?.runs.reversed().prefix { $0.result != .ok }.count ?? 0
+    guard failures > 0 else { return ended.addingTimeInterval(local.policy.interval) }
+    let backoff = min(local.policy.interval, 60 * pow(4, Double(min(failures, 12) - 1)))
+    return ended.addingTimeInterval(backoff)
   }
 
   /// Whether a background sync is due now.

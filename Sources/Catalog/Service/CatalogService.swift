@@ -122,6 +122,10 @@ public final class CatalogService: Sendable {
   /// The local catalogue's name ("embedded catalogue of 2025-08"), nil when there is none.
   public var localCatalogueName: String? { local?.name }
 
+  /// Why the embedded catalogue answered in place of a damaged local one, once (see
+  /// ``LocalCatalogue/takeDamageNote()``).
+  public func takeLocalCatalogueDamageNote() -> String? { local?.takeDamageNote() }
+
   /// Whether the local catalogue lacks summaries, so a book from it may need the network.
   public var localCatalogueLacksSummaries: Bool { local.map { !$0.hasSummaries } ?? false }
 
@@ -328,8 +332,8 @@ public final class CatalogService: Sendable {
       } catch {
         // Standing in for the server, a book the local catalogue lacks is not available
         // offline; in local-only mode the catalogue is the source, so its 404 stands.
-        if mode != .localOnly, case .http(404, _, _) = error {
-          throw .notAvailableOffline("book \(id)")
+        if case .http(404, _, _) = error {
+          throw mode == .localOnly ? .notInLocalCatalogue(id) : .notAvailableOffline("book \(id)")
         }
         throw CatalogError(error)
       }

@@ -19,6 +19,14 @@ public final class LocalCatalogue: Sendable {
   /// The sync state of the catalogue in use (nil: never synced, or unreadable).
   public var openedState: SyncState? { opened.withLock { $0.state } }
   private let makeTransport: @Sendable () throws -> any Requestable
+  /// Set when a damaged local catalogue was replaced by the embedded one (see
+  /// ``takeDamageNote()``).
+  private let damage = DamageNote()
+
+  /// The note, shared with the transport's closure (a `Mutex` cannot be copied into it).
+  private final class DamageNote: Sendable {
+    let note = Mutex<String?>(nil)
+  }
   private let loaded = Mutex<GutendexClient?>(nil)
   /// The name and state of the catalogue in use; ``reload()`` replaces them after a sync.
   private let opened: Mutex<(name: String, state: SyncState?)>
@@ -45,12 +53,37 @@ public final class LocalCatalogue: Sendable {
     let state = try? files.readState()
     opened = Mutex((Self.name(for: state), state))
     hasSummaries = false
-    makeTransport = { try files.openEngine() }
+    let damage = self.damage
+    makeTransport = {
+      do {
+        return try files.openEngine()
+      } catch {
+        // A damaged index or state file: the embedded catalogue answers (the next sync
+        // rebuilds the local one), and the front says so once.
+        let note =
+          "the local catalogue is damaged (\(error)); the embedded catalogue answers until the "
+          + "next sync rebuilds it"
+        damage.note.withLock { $0 = note }
+        return try EmbeddedCatalogue.load()
+      }
+    }
   }
 
+  /// Why the embedded catalogue answers in place of a damaged local one, once: nil after the
+  /// first call, and when nothing is damaged.
+  public func takeDamageNote() -> String? {
+    damage.note.withLock { note in
+      defer { note = nil }
+      return note
+    }
+  }
+
+  /// How the name of a catalogue that is still the embedded snapshot begins.
+  public static let embeddedNamePrefix = "embedded catalogue"
+
   static func name(for state: SyncState?) -> String {
-    guard let state, state.indexFile != nil else {
-      return "embedded catalogue of \(EmbeddedCatalogue.snapshotDate)"
+    guard let state, state.indexFile != nil || state.deltaFile != nil else {
+      return "\(embeddedNamePrefix) of \(EmbeddedCatalogue.snapshotDate)"
     }
     return "local catalogue (\(state.snapshotDate) + \(state.syncedBooks) synced)"
   }

@@ -10,6 +10,12 @@ public struct SyncStatus: Sendable, Hashable {
   public var snapshotBooks: Int
   /// Books whose record came from the server.
   public var syncedBooks: Int
+  /// Books in the local catalogue, in all.
+  public var books: Int = EmbeddedCatalogue.bookCount
+  /// Books in the base (the snapshot, or the last feed refresh).
+  public var baseBooks: Int = EmbeddedCatalogue.bookCount
+  /// Books added since the base was built.
+  public var addedBooks: Int = 0
   /// The most recent sync, nil before the first.
   public var lastRun: SyncRun?
   /// When the last sync that went well ended (the catalogue's as-of date).
@@ -58,10 +64,16 @@ extension CatalogService {
     if localFirst, let last = local.openedState?.lastSuccess, let maxAge = local.policy.maxAge {
       freshUntil = last.addingTimeInterval(maxAge)
     }
-    return SyncStatus(
+    var status = SyncStatus(
       snapshotDate: state?.snapshotDate ?? EmbeddedCatalogue.snapshotDate,
       snapshotBooks: snapshotBooks, syncedBooks: state?.syncedBooks ?? 0,
       lastRun: state?.lastRun, lastSuccess: state?.lastSuccess, localFirst: localFirst,
       freshUntil: freshUntil, nextSyncDue: nextSyncDue(state: state), problem: problem)
+    if let state {
+      status.books = state.bookCount
+      status.baseBooks = state.booksFromBase
+      status.addedBooks = state.booksAddedSince
+    }
+    return status
   }
 }

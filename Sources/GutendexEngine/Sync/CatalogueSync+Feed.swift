@@ -115,7 +115,8 @@ extension CatalogueSync {
       synced.formUnion(reading.records.map(\.id))
       try files.writeSyncedIDs(synced)
       next.syncedBooks = synced.count
-      next.indexFile = try files.commit(index: index, state: next)
+      try files.commit(base: index, bookCount: records.count, state: next)
+      next = try files.readState() ?? next
       state = next
       base = try files.openEngine()
     } catch {

@@ -117,11 +117,19 @@ public struct CatalogueSync: Sendable {
         try files.readState()
         ?? SyncState(snapshotDate: EmbeddedCatalogue.snapshotDate, bookCount: base.bookCount)
     } catch {
-      run.note = "cannot open the local catalogue: \(error)"
-      run.cause = .files
-      return finish(nil)
+      // A damaged state or index file: this sync starts again from the embedded catalogue
+      // (the books it fetches and those pending are kept); its state replaces the damaged one.
+      do {
+        base = try EmbeddedCatalogue.load()
+      } catch {
+        run.note = "cannot open the embedded catalogue: \(error)"
+        run.cause = .files
+        return finish(nil)
+      }
+      state = SyncState(snapshotDate: EmbeddedCatalogue.snapshotDate, bookCount: base.bookCount)
+      run.note = "the local catalogue was damaged (\(error)) and is rebuilt from the embedded one"
     }
-    files.removeStaleIndexes(keeping: state.indexFile)
+    files.removeStaleIndexes(keeping: state)
     // The feed first: the walk below then only adds what is newer than the feed.
     if let feed { run.feed = await refreshFromFeed(feed, state: &state, base: &base) }
 
@@ -130,6 +138,7 @@ public struct CatalogueSync: Sendable {
     var pendingIDs = Set(pending.compactMap { try? Book.decode(from: $0).id })
     let resume = files.readCursor()
     var stop: GutendexError?
+    var bounded: String?
 
     // Walks from `first`, journaling each page, until a page of known books or the end. A
     // walk resumed from a saved link stops only at a known page whose ids are all at most its
@@ -138,12 +147,30 @@ public struct CatalogueSync: Sendable {
     // The cursor holds where this walk would go on, then `rest`: the points where earlier walks
     // were interrupted (newest first), so an interrupted resume loses none of them.
     let watermark = max(known.max() ?? 0, pendingIDs.max() ?? 0)
+    var skipped: [String] = []
     func walk(
       _ first: Endpoint<BookPage>, mode: String, below limit: Int?, rest: [String]
     ) async throws {
       var endpoint = first
+      // Bounds, so that no server can keep a sync walking: as many pages as its first count
+      // calls for and two more (books arriving meanwhile), each reaching lower ids than the one
+      // before (pages are newest first), none repeating.
+      var pages = 0
+      var pageLimit: Int?
+      var lowest = Int.max
       while true {
-        let page = try await client.send(endpoint)
+        let page = try await client.send(endpoint.skippingBadBooks)
+        pages += 1
+        skipped += page.skipped
+        let maxPages = pageLimit ?? BookQuery.pageCount(forResults: page.count) + 2
+        pageLimit = maxPages
+        if let least = page.results.map(\.id).min() {
+          guard least < lowest else {
+            throw WalkBound(
+              reason: "the server's pages stopped going down in ids (page \(pages) of this walk)")
+          }
+          lowest = least
+        }
         let allKnown = page.results.allSatisfy {
           (known.contains($0.id) || pendingIDs.contains($0.id)) && $0.id <= (limit ?? .max)
         }
@@ -155,6 +182,11 @@ public struct CatalogueSync: Sendable {
         let links = own + rest
         try files.writeCursor(links.isEmpty ? nil : ([mode] + links).joined(separator: "\n"))
         guard !done, let next = page.next else { return }
+        guard pages < maxPages else {
+          throw WalkBound(
+            reason: "the server offered more pages than its count of \(page.count) books calls for "
+              + "(\(maxPages))")
+        }
         endpoint = .link(next)
       }
     }
@@ -199,6 +231,10 @@ public struct CatalogueSync: Sendable {
       }
     } catch let error as GutendexError {
       stop = error
+    } catch let error as WalkBound {
+      bounded = "\(error.reason); the sync stopped there and kept what it fetched"
+      // Not resumed: the next sync starts from the newest page again.
+      try? files.writeCursor(nil)
     } catch let error as SyncFileError {
       run.note = error.description
       run.cause = .files
@@ -208,7 +244,14 @@ public struct CatalogueSync: Sendable {
       run.cause = .files
       return finish(state)
     }
-    run.cause = Self.cause(of: stop)
+    run.cause = bounded != nil ? .badData : Self.cause(of: stop)
+    if !skipped.isEmpty {
+      // Named, one line: the rest of each page was kept.
+      let names = skipped.prefix(5).joined(separator: "; ")
+      let more = skipped.count > 5 ? " and \(skipped.count - 5) more" : ""
+      bounded = [bounded, "skipped a book that cannot be read: \(names)\(more)"]
+        .compactMap { $0 }.joined(separator: "; ")
+    }
 
     if case .cancelled = stop {
       // Ctrl-C: what arrived stays pending for the next sync; nothing slow happens now.
@@ -225,13 +268,15 @@ public struct CatalogueSync: Sendable {
     if stop == nil, changes.added.isEmpty, changes.updated.isEmpty {
       // Nothing changed: the index stands; only the state (the run, the marks) is written.
       state.missingIDs = missing.sorted()
-      run.result = .ok
+      run.result = bounded == nil ? .ok : .partial
+      if let bounded { run.note = bounded }
       let outcome = finish(state)
       files.clearPending()
       return outcome
     }
     do {
-      let merge = try base.mergedIndex(upserting: books)
+      // Only the delta is written: the base (snapshot or feed refresh) stays as it is.
+      let merge = try base.deltaIndex(upserting: books)
       run.added = merge.added.count
       run.updated = merge.updated.count
       var synced = files.readSyncedIDs()
@@ -239,7 +284,13 @@ public struct CatalogueSync: Sendable {
       // Written first: ids that are ahead of the state only make the next count right sooner.
       try files.writeSyncedIDs(synced)
       state.syncedBooks = synced.count
-      if stop == nil {
+      state.bookCount = merge.bookCount
+      state.baseBooks = base.baseBookCount
+      state.addedBooks = merge.bookCount - base.baseBookCount
+      if stop == nil, let bounded {
+        run.result = .partial
+        run.note = bounded
+      } else if stop == nil {
         state.missingIDs = missing.sorted()
         run.result = .ok
       } else {
@@ -250,7 +301,7 @@ public struct CatalogueSync: Sendable {
       run.requests = counter.load(ordering: .relaxed) + (run.feed?.requests ?? 0)
       var committed = state
       committed.record(run)
-      try files.commit(index: merge.index, state: committed)
+      try files.commit(delta: merge.index, state: committed)
       files.clearPending(keepingCursor: stop != nil)
       return Outcome(run: run, held: held, missing: missing)
     } catch {
@@ -284,4 +335,10 @@ public struct CatalogueSync: Sendable {
     }
     return "\(error.description); the next sync resumes where this one stopped"
   }
+}
+
+/// A walk that went past one of its bounds (see ``CatalogueSync``): it stops with one line.
+struct WalkBound: Error {
+  /// What went past the bound, one line.
+  let reason: String
 }

@@ -63,18 +63,32 @@ public struct LocalCatalogueFiles: Sendable {
     state?.indexFile.map { directory.appendingPathComponent($0) }
   }
 
-  /// An engine over the local catalogue: the synced index when a sync wrote one, else the
-  /// embedded snapshot. A synced index that cannot be read throws (it is never silently
-  /// replaced by older data).
+  /// The delta index file named by `state`, nil when there is none.
+  public func deltaURL(_ state: SyncState?) -> URL? {
+    state?.deltaFile.map { directory.appendingPathComponent($0) }
+  }
+
+  /// An engine over the local catalogue: the base (the index a feed refresh or an older sync
+  /// wrote, else the embedded snapshot) with the delta of synced books merged into every
+  /// answer. A file that cannot be read throws (it is never silently replaced by older data).
   public func openEngine() throws -> GutendexEngine {
-    guard let url = indexURL(try readState()) else { return try EmbeddedCatalogue.load() }
+    let state = try readState()
     do {
-      return try CatalogueSnapshot.engine(mapping: url.path)
+      return try engine(for: state)
     } catch {
-      // A sync committed between reading the state and mapping its index: read it once more.
-      guard let again = indexURL(try readState()), again != url else { throw error }
-      return try CatalogueSnapshot.engine(mapping: again.path)
+      // A sync committed between reading the state and mapping its files: read it once more.
+      let again = try readState()
+      guard again != state else { throw error }
+      return try engine(for: again)
     }
+  }
+
+  private func engine(for state: SyncState?) throws -> GutendexEngine {
+    guard let base = indexURL(state)?.path ?? EmbeddedCatalogue.resourceURL?.path else {
+      return try EmbeddedCatalogue.load()
+    }
+    guard let delta = deltaURL(state) else { return try CatalogueSnapshot.engine(mapping: base) }
+    return try CatalogueSnapshot.engine(mapping: base, delta: delta.path)
   }
 
   func createDirectory() throws(SyncFileError) {
@@ -97,24 +111,85 @@ public struct LocalCatalogueFiles: Sendable {
     try AtomicFile.write(data, to: stateURL)
   }
 
-  /// Writes `index` under a new name, then the state naming it (the moment the new catalogue
-  /// takes effect), then removes index files no state names.
-  @discardableResult
-  func commit(index: Data, state: SyncState) throws(SyncFileError) -> String {
-    var state = state
-    let name = "local-\(UInt64(Date().timeIntervalSince1970 * 1000))-\(getpid()).gdxindex"
-    try AtomicFile.write(index, to: directory.appendingPathComponent(name))
-    state.indexFile = name
-    try write(state)
-    removeStaleIndexes(keeping: name)
-    return name
+  /// A fresh file name for an index of `kind` (`local` for a base, `delta`).
+  private func freshName(_ kind: String) -> String {
+    "\(kind)-\(UInt64(Date().timeIntervalSince1970 * 1000))-\(getpid()).gdxindex"
   }
 
-  /// Deletes index files other than `name` (left by a sync killed before its state was written,
-  /// or replaced by a newer one; a process that mapped one keeps reading it until it unmaps).
-  func removeStaleIndexes(keeping name: String?) {
+  /// Writes `index` (a whole new base holding every book of the catalogue, the delta's
+  /// included: a feed refresh) under a new name, then the state naming it with no delta (the
+  /// moment the new catalogue takes effect), then removes index files no state names.
+  func commit(base index: Data, bookCount: Int, state: SyncState) throws(SyncFileError) {
+    var state = state
+    let name = freshName("local")
+    try AtomicFile.write(index, to: directory.appendingPathComponent(name))
+    state.indexFile = name
+    state.deltaFile = nil
+    state.bookCount = bookCount
+    state.baseBooks = bookCount
+    state.addedBooks = 0
+    try write(state)
+    removeStaleIndexes(keeping: state)
+  }
+
+  /// Writes `delta` (the delta index) under a new name, then the state naming it (the moment
+  /// the synced books take effect), then removes index files no state names. The base is not
+  /// touched.
+  func commit(delta: Data, state: SyncState) throws(SyncFileError) {
+    var state = state
+    let name = freshName("delta")
+    try AtomicFile.write(delta, to: directory.appendingPathComponent(name))
+    state.deltaFile = name
+    try write(state)
+    removeStaleIndexes(keeping: state)
+  }
+
+  /// Makes the index file at `url` (written by the index writer, e.g. by a feed refresh) the
+  /// local catalogue's new base, atomically: it is moved into the catalogue directory under a
+  /// new name, the delta keeps only the books the new base lacks (the base's copies are the
+  /// newer), and the state naming both is renamed over the old one. The caller holds the sync
+  /// lock (``CatalogueSync`` does). Returns the state written.
+  @discardableResult
+  public func installBase(indexAt url: URL) throws -> SyncState {
+    try createDirectory()
+    let base = try CatalogueSnapshot.engine(mapping: url.path)
+    let previous = try openEngine()
+    let kept = try previous.deltaRecords().filter { !base.baseHolds($0.id) }
+    let name = freshName("local")
+    let target = directory.appendingPathComponent(name)
+    guard rename(url.path, target.path) == 0 else {
+      throw SyncFileError.system("cannot move \(url.path) to \(target.path)", errno)
+    }
+    var state =
+      try readState() ?? SyncState(snapshotDate: EmbeddedCatalogue.snapshotDate, bookCount: 0)
+    state.indexFile = name
+    state.deltaFile = nil
+    if !kept.isEmpty {
+      let deltaName = freshName("delta")
+      try AtomicFile.write(
+        try CatalogueSnapshot.make(records: kept, keepingSummaries: true),
+        to: directory.appendingPathComponent(deltaName))
+      state.deltaFile = deltaName
+    }
+    state.baseBooks = base.bookCount
+    state.addedBooks = kept.count
+    state.bookCount = base.bookCount + kept.count
+    state.syncedBooks = kept.count
+    try write(state)
+    AtomicFile.syncDirectory(directory)
+    removeStaleIndexes(keeping: state)
+    return state
+  }
+
+  /// Deletes index files `state` does not name (left by a sync killed before its state was
+  /// written, or replaced by a newer one; a process that mapped one keeps reading it until it
+  /// unmaps).
+  func removeStaleIndexes(keeping state: SyncState?) {
+    let kept = [state?.indexFile, state?.deltaFile]
     let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-    for file in names where file.hasPrefix("local-") && file.hasSuffix(".gdxindex") && file != name
+    for file in names
+    where (file.hasPrefix("local-") || file.hasPrefix("delta-")) && file.hasSuffix(".gdxindex")
+      && !kept.contains(file)
     {
       unlink(directory.appendingPathComponent(file).path)
     }

@@ -12,8 +12,16 @@ public struct SyncState: Sendable, Hashable, Codable {
   public var indexFile: String?
   /// The embedded snapshot the index was built on (`2025-08`).
   public var snapshotDate: String
-  /// Books in the current index.
+  /// The delta index file's name (the books synced since the base was built, summaries
+  /// kept), nil when no sync brought anything since.
+  public var deltaFile: String?
+  /// Books in the local catalogue, in all (the base's and those added since).
   public var bookCount: Int
+  /// Books in the base (the snapshot, or the last feed refresh); nil in a state written before
+  /// the delta, where ``bookCount`` minus ``syncedBooks`` stands in.
+  public var baseBooks: Int?
+  /// Books added since the base was built (synced books the base does not hold).
+  public var addedBooks: Int?
   /// Books whose record came from the server (their ids are in `synced-ids.json`, read only by
   /// a sync, so that opening the catalogue stays cheap).
   public var syncedBooks: Int
@@ -42,6 +50,12 @@ public struct SyncState: Sendable, Hashable, Codable {
 
   /// Books still as the snapshot has them.
   public var snapshotBooks: Int { max(0, bookCount - syncedBooks) }
+
+  /// Books in the base the catalogue was built on.
+  public var booksFromBase: Int { baseBooks ?? max(0, bookCount - (addedBooks ?? 0)) }
+
+  /// Books added since the base was built.
+  public var booksAddedSince: Int { addedBooks ?? max(0, bookCount - booksFromBase) }
 
   /// Adds `run` to the log, dropping the oldest beyond ``logLimit``.
   public mutating func record(_ run: SyncRun) {

@@ -30,7 +30,7 @@ package enum ExitStatus: Int32, Sendable {
       }
     case .invalidInput, .pageOutOfRange, .noSuchRow: self = .usage
     case .notAvailableOffline, .localCatalogueUnavailable, .needsNetwork: self = .unavailable
-    case .cancelled, .unexpected, .cacheUnavailable: self = .failure
+    case .cancelled, .unexpected, .cacheUnavailable, .notInLocalCatalogue: self = .failure
     }
   }
 

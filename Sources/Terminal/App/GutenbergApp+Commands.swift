@@ -23,6 +23,7 @@ extension GutenbergApp {
       return fail(await outOfRange(query, failedWith: error) ?? error)
     }
     noteFallback(first, after: nil)
+    noteDamage()
     // Standard error only: what a script reads on standard output is the server's answer.
     if let line = Self.suggestionLine(Self.suggestions(for: query, found: first.page.count)) {
       output.printError(line)
@@ -72,6 +73,13 @@ extension GutenbergApp {
     output.printError("note: \(sourceNote(loaded.provenance)) (\(Sanitizer.sanitize(reason)))")
   }
 
+  /// Says once on standard error that a damaged local catalogue was set aside.
+  private func noteDamage() {
+    if let note = service.takeLocalCatalogueDamageNote() {
+      output.printError("note: \(Sanitizer.sanitize(note))")
+    }
+  }
+
   /// `gutenberg show ID`: one book with everything the server gives.
   package func show(id: Int, format: ListFormat) async -> ExitStatus {
     let detail = BookDetailViewModel(service: service)
@@ -79,6 +87,7 @@ extension GutenbergApp {
       await detail.load(id: id)
     }
     guard let state else { return fail(.cancelled) }
+    noteDamage()
     if let error = state.load.error { return fail(error) }
     guard let book = state.book else { return fail(.invalidInput("no book \(id)")) }
     // As `list` does: where the book came from when not the server, on standard error only.

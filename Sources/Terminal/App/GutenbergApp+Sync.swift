@@ -96,6 +96,8 @@ extension GutenbergApp {
       let state = try? service.syncState()
       object["books"] = state?.bookCount ?? NSNull()
       object["feed"] = Self.feedObject(run.feed)
+      object["base_books"] = state?.booksFromBase ?? NSNull()
+      object["added_books"] = state?.booksAddedSince ?? NSNull()
       object["synced_books"] = state?.syncedBooks ?? NSNull()
       output.print(Self.json(object))
     case .automatic:
@@ -154,7 +156,8 @@ extension GutenbergApp {
   static func syncObject(_ sync: SyncStatus) -> [String: Any] {
     [
       "snapshot": sync.snapshotDate, "snapshot_books": sync.snapshotBooks,
-      "synced_books": sync.syncedBooks,
+      "synced_books": sync.syncedBooks, "books": sync.books, "base_books": sync.baseBooks,
+      "added_books": sync.addedBooks,
       "as_of": sync.lastSuccess.map(iso8601) ?? NSNull(),
       "local_first": sync.localFirst,
       "fresh_until": sync.freshUntil.map(iso8601) ?? NSNull(),

@@ -166,7 +166,8 @@ extension GutenbergApp {
     switch source {
     case .network: "network"
     case .cache: "cache"
-    case .local: "embedded"
+    // A synced catalogue is the local one; before any sync it is the embedded snapshot.
+    case .local(let name): name.hasPrefix(LocalCatalogue.embeddedNamePrefix) ? "embedded" : "local"
     case .favorite: "favorite"
     }
   }
