@@ -52,6 +52,8 @@ struct Gutenberg {
   var extraEnvironment: [String: String] = [:]
   /// A command every run of the binary goes under (e.g. `setpriv`, to run it as another user).
   var runAs: [String] = []
+  /// The binary this instance runs: the built one, or an installed copy (``install(into:)``).
+  var executable = Gutenberg.binary
 
   init() throws {
     root = FileManager.default.temporaryDirectory.appendingPathComponent(
@@ -86,7 +88,7 @@ struct Gutenberg {
     let script = shellPrefix + #"cd "$1" || exit 127; shift; exec "$@""#
     return try ChildProcess(
       executable: "/bin/sh",
-      arguments: ["-c", script, "sh", root.path] + runAs + wrapper + [Self.binary] + arguments,
+      arguments: ["-c", script, "sh", root.path] + runAs + wrapper + [executable] + arguments,
       environment: environment)
   }
 
