@@ -127,6 +127,20 @@ struct Gutenberg {
     return (run, peak)
   }
 
+  /// Runs the binary to the end under GNU `time`, which counts the page faults (minor and
+  /// major) it took: pages it touched, a measure that does not depend on the machine's load.
+  func runCountingPageFaults(_ arguments: [String]) async throws -> (run: Run, faults: Int) {
+    let report = root.appendingPathComponent("faults-\(UUID().uuidString)").path
+    let time = try SystemTool.path("time")
+    let run = try await run(
+      arguments, inputData: Data(), wrapper: [time, "--format", "%R %F", "--output", report])
+    let text = try String(contentsOfFile: report, encoding: .utf8)
+    let counts = text.split(separator: "\n").last?.split(separator: " ").compactMap { Int($0) }
+    let faults = try HarnessFailure.unwrap(
+      counts.flatMap { $0.count == 2 ? $0[0] + $0[1] : nil }, "no counts in time's report: \(text)")
+    return (run, faults)
+  }
+
   /// `favorites list` as TSV: the ids, newest first.
   func favoriteIDs() async throws -> [Int] {
     let run = try await self.run(["favorites", "list", "--source", "embedded"])
