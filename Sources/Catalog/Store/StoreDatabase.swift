@@ -64,6 +64,7 @@ enum StoreDatabase {
       return Opened(
         writer: try openReadOnly(path: path, schema: schema, busyWait: busyWait), readOnly: true)
     }
+    try checkSound(path, schema: schema, busyWait: busyWait)
     return Opened(writer: try openPool(url, schema: schema, busyWait: busyWait), readOnly: false)
   }
 
@@ -97,6 +98,49 @@ enum StoreDatabase {
     if foreign { throw StoreError.corrupt(path: path) }
   }
 
+  /// Refuses a damaged file before a pool opens it: opening a pool writes (GRDB creates and
+  /// drops a scratch table when the WAL is empty, its issue 102, and the next checkpoint puts
+  /// that into the file), so a damaged file would no longer be byte for byte as it was.
+  /// `PRAGMA quick_check` runs on a read-only connection: through the WAL when a writer left
+  /// one, else on the file opened immutable (a read-only connection cannot open a WAL database
+  /// with no WAL); damage seen immutable is checked again through a WAL written meanwhile.
+  private static func checkSound(_ path: String, schema: Schema, busyWait: BusyWait)
+    throws(StoreError)
+  {
+    func quickCheck(immutable: Bool) throws(StoreError) -> Bool {
+      var configuration = configuration(schema, busyWait: busyWait)
+      configuration.readonly = true
+      do {
+        let queue = try DatabaseQueue(
+          path: immutable ? immutableURI(path) : path, configuration: configuration)
+        defer { try? queue.close() }
+        return try queue.read { db in try String.fetchAll(db, sql: "PRAGMA quick_check") }
+          == ["ok"]
+      } catch {
+        let mapped = mapError(error, path: path)
+        if case .corrupt = mapped { return false }
+        throw mapped
+      }
+    }
+    func walSize() -> Int {
+      (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int) ?? 0
+    }
+    let throughWAL = walSize() > 0
+    if try quickCheck(immutable: !throughWAL) { return }
+    if !throughWAL, walSize() > 0, try quickCheck(immutable: false) { return }
+    throw .corrupt(path: path)
+  }
+
+  /// A `file:` URI opening `path` immutable: SQLite takes no lock and writes nothing.
+  private static func immutableURI(_ path: String) -> String {
+    // SQLite reads `file:` URIs (Debian's and Apple's builds enable SQLITE_USE_URI).
+    var components = URLComponents()
+    components.scheme = "file"
+    components.path = path
+    components.queryItems = [URLQueryItem(name: "immutable", value: "1")]
+    return components.string ?? path
+  }
+
   /// The file at `path`, which this process may not write, opened to read only.
   ///
   /// SQLite reads a WAL database only where it can create the `-shm` file, unless the file is
@@ -109,17 +153,7 @@ enum StoreDatabase {
     var configuration = configuration(schema, busyWait: busyWait)
     configuration.readonly = true
     let wal = (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size]) as? Int
-    let target: String
-    if (wal ?? 0) > 0 {
-      target = path
-    } else {
-      // SQLite reads `file:` URIs (Debian's and Apple's builds enable SQLITE_USE_URI).
-      var components = URLComponents()
-      components.scheme = "file"
-      components.path = path
-      components.queryItems = [URLQueryItem(name: "immutable", value: "1")]
-      target = components.string ?? path
-    }
+    let target = (wal ?? 0) > 0 ? path : immutableURI(path)
     do {
       let queue = try DatabaseQueue(path: target, configuration: configuration)
       try checkOwnership(queue, schema: schema, path: path)
