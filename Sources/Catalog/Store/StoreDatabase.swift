@@ -43,26 +43,53 @@ enum StoreDatabase {
 
   /// Opens (creating and migrating as needed) the database at `url`; when the file or its
   /// directory cannot be written, opens it to read only, so what writes nothing still works.
-  static func open(_ url: URL, schema: Schema, busyWait: BusyWait) throws(StoreError)
-    -> Opened
+  ///
+  /// With `readsOnly` (a command that only reads) the file is opened to read only even when it
+  /// could be written, so the command writes nothing (no WAL re-created, no fsync, no scratch
+  /// table) and never waits for another process's write transaction; nothing is created
+  /// either. A file that needs a migration is still opened for writing.
+  static func open(_ url: URL, schema: Schema, busyWait: BusyWait, readsOnly: Bool = false)
+    throws(StoreError) -> Opened
   {
     let url = url.standardizedFileURL
     let path = url.path
     let directory = url.deletingLastPathComponent()
+    if readsOnly, !isDirectory(directory.path) {
+      // No data directory yet: nothing to read, and a read creates nothing; but a file where
+      // a directory should be is reported, as creating it would be.
+      var ancestor = directory.deletingLastPathComponent()
+      while !exists(ancestor.path), ancestor.path != "/" {
+        ancestor = ancestor.deletingLastPathComponent()
+      }
+      if !isDirectory(ancestor.path) { throw .notWritable(path: ancestor.path) }
+      return Opened(
+        writer: try emptyReadOnly(path: path, schema: schema, busyWait: busyWait), readOnly: false)
+    }
     try createDirectory(directory)
     let directoryWritable = access(directory.path, W_OK) == 0
     if !exists(path) {
-      // Nothing to read, and nowhere to create it: an empty store that refuses writes.
-      guard directoryWritable else {
+      // Nothing to read, and nowhere (or no need) to create it: an empty store.
+      guard directoryWritable, !readsOnly else {
         return Opened(
-          writer: try emptyReadOnly(path: path, schema: schema, busyWait: busyWait), readOnly: true)
+          writer: try emptyReadOnly(path: path, schema: schema, busyWait: busyWait),
+          readOnly: !directoryWritable)
       }
       try createFresh(at: url, schema: schema, busyWait: busyWait)
     }
     try checkExisting(path, schema: schema)
-    if !directoryWritable || access(path, W_OK) != 0 {
+    let writable = directoryWritable && access(path, W_OK) == 0
+    if !writable {
       return Opened(
         writer: try openReadOnly(path: path, schema: schema, busyWait: busyWait), readOnly: true)
+    }
+    if readsOnly {
+      do {
+        return Opened(
+          writer: try openReadOnly(path: path, schema: schema, busyWait: busyWait),
+          readOnly: false)
+      } catch .notWritable {
+        // An older file whose migration must be written first: opened as a writer below.
+      }
     }
     try checkSound(path, schema: schema, busyWait: busyWait)
     return Opened(writer: try openPool(url, schema: schema, busyWait: busyWait), readOnly: false)
