@@ -99,7 +99,8 @@ let package = Package(
     .testTarget(
       name: "EndToEndTests",
       dependencies: [
-        "gutenberg", "gutendex-server", "TestSupport", "TestTraits", "Gutendex", "GutendexServer",
+        "gutenberg", "gutendex-server", "gutenberg-bench", "TestSupport", "TestTraits", "Gutendex",
+        "GutendexServer",
         "GutendexEngine",
       ]),
     .testTarget(
