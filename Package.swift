@@ -30,11 +30,10 @@ let package = Package(
     // A Gutendex-compatible engine over a local set of books, plus the embedded catalogue.
     .target(
       name: "GutendexEngine", dependencies: ["Gutendex", "CZlib", "CArchive", "CLibXML2"],
-      resources: [.copy("Resources")],
-      // Optimised in debug builds too: the tests run the debug binary, whose first suggestion
-      // (a word list of the whole catalogue) otherwise takes ~5 s of CPU, and a minute or more
-      // while the parallel suites share two cores. Release builds are optimised anyway.
-      swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
+      // Copied next to the products so the build tree finds the catalogue (`swift run`, tests);
+      // an install puts it in PREFIX/share/gutenberg. Found by path (CatalogueLocation), never
+      // through `Bundle.module`, which kills the process once the build folder is gone.
+      resources: [.copy("Resources")]),
     // The system zlib: gunzip of the source catalogue and CRC-32 of the index (apt: zlib1g-dev).
     .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
     // libarchive: Project Gutenberg's feed (.tar.bz2) read as a stream (apt: libarchive-dev).
@@ -114,7 +113,8 @@ let package = Package(
     .testTarget(
       name: "EndToEndTests",
       dependencies: [
-        "gutenberg", "gutendex-server", "TestSupport", "TestTraits", "Gutendex", "GutendexServer",
+        "gutenberg", "gutendex-server", "gutenberg-bench", "TestSupport", "TestTraits", "Gutendex",
+        "GutendexServer",
         "GutendexEngine",
       ]),
     .testTarget(

@@ -78,7 +78,11 @@ final class CurlEngine: Sendable {
           continue
         }
         let code = message.pointee.data.result
-        remove(easy)?.finish(code: code)
+        // A proxy's answer to CONNECT (407 asks for a login), which libcurl reports only as
+        // a failed receive.
+        var connectStatus = 0
+        _ = gb_easy_getinfo_long(easy, CURLINFO_HTTP_CONNECTCODE, &connectStatus)
+        remove(easy)?.finish(code: code, connectStatus: connectStatus)
       }
       let now = ContinuousClock.now
       for (easy, transfer) in active {

@@ -5,11 +5,24 @@ import Foundation
 /// error buffer's text carries timings and repeats the host, so it is used only where it says
 /// something the code does not (a certificate problem).
 enum CurlFailure {
-  static func error(_ code: CURLcode, message: String, url: URL, timeout: Duration)
-    -> GutendexError
-  {
+  static func error(
+    _ code: CURLcode, message: String, url: URL, timeout: Duration, connectStatus: Int = 0
+  ) -> GutendexError {
+    if connectStatus == 407 {
+      return .unreachable(url: url, reason: proxyLogin)
+    }
+    if connectStatus >= 300 {
+      return .unreachable(
+        url: url, reason: "the proxy refused the tunnel (HTTP \(connectStatus) to CONNECT)")
+    }
     switch code {
     case CURLE_COULDNT_CONNECT:
+      if let proxy = proxyTried(message, url: url) {
+        return .unreachable(
+          url: url,
+          reason: "could not connect to the proxy \(proxy) (set by https_proxy, http_proxy or "
+            + "all_proxy; no_proxy lists hosts reached directly)")
+      }
       return .unreachable(url: url, reason: "could not connect")
     case CURLE_COULDNT_RESOLVE_HOST:
       return .unreachable(url: url, reason: "host not found")
@@ -37,6 +50,24 @@ enum CurlFailure {
     default:
       return .connectionLost(url: url, reason: String(cString: curl_easy_strerror(code)))
     }
+  }
+
+  /// What a proxy's 407 means, and the way out.
+  static let proxyLogin =
+    "the proxy requires authentication (HTTP 407 Proxy Authentication Required); give its "
+    + "user and password in the proxy URL (http://user:password@host:port)"
+
+  /// The `host:port` libcurl failed to connect to, when it is not the URL's own: the proxy.
+  /// libcurl says which address it tried ("Failed to connect to 127.0.0.1 port 9 after 0 ms:
+  /// ..."), and that is the only place a failed connection names it.
+  private static func proxyTried(_ message: String, url: URL) -> String? {
+    guard let match = message.firstMatch(of: /Failed to connect to (\S+) port (\d+)/),
+      let port = Int(match.2)
+    else { return nil }
+    let host = String(match.1)
+    let urlPort = url.port ?? (url.scheme?.lowercased() == "https" ? 443 : 80)
+    if host.lowercased() == url.host?.lowercased(), port == urlPort { return nil }
+    return "\(host):\(port)"
   }
 
   /// `": <libcurl's message>"` without the host and timings, or nothing.

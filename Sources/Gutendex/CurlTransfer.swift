@@ -329,12 +329,16 @@ final class CurlTransfer: Sendable {
     }
   }
 
-  /// Ends the transfer with libcurl's result.
-  func finish(code: CURLcode) {
+  /// Ends the transfer with libcurl's result (and a proxy's answer to CONNECT, 0 if none).
+  func finish(code: CURLcode, connectStatus: Int = 0) {
     if code == CURLE_OK {
       finish(GutendexError?.none)
     } else {
-      finish(.some(CurlFailure.error(code, message: errorMessage, url: url, timeout: timeout)))
+      finish(
+        .some(
+          CurlFailure.error(
+            code, message: errorMessage, url: url, timeout: timeout,
+            connectStatus: connectStatus)))
     }
   }
 

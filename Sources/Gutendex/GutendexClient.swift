@@ -157,6 +157,9 @@ public struct GutendexClient: Sendable {
         }
         current = target
         lastRedirect = response.status
+      case 407:
+        // The proxy's answer, not the server's: the server was never reached.
+        throw .unreachable(url: current, reason: CurlFailure.proxyLogin)
       case 429:
         throw .rateLimited(
           retryAfter: Self.retryAfter(response.header("retry-after"), now: now()), url: current)

@@ -1,11 +1,14 @@
 import Foundation
 
-/// The whole Project Gutenberg catalogue of August 2025, shipped inside the package.
+/// The whole Project Gutenberg catalogue of August 2025, shipped beside the program.
 ///
 /// The snapshot holds every book the real server served then, byte for byte as it served
 /// them, except that `summaries` are empty. It is an index file (``CatalogueSnapshot``) that
 /// ``load()`` maps into memory: opening it costs microseconds, and each query reads only what
 /// it needs, so any query in a fresh process takes milliseconds.
+///
+/// The file is found by path (``CatalogueLocation``), not through SwiftPM's `Bundle.module`,
+/// whose accessor kills the process when the build folder it was compiled for is gone.
 public enum EmbeddedCatalogue {
   /// The month the catalogue was taken from Project Gutenberg.
   public static let snapshotDate = "2025-08"
@@ -13,21 +16,20 @@ public enum EmbeddedCatalogue {
   public static let bookCount = 76_696
   /// Whether books from the snapshot carry their summaries (they do not: `"summaries":[]`).
   public static let hasSummaries = false
-  /// The resource's file name inside the bundle's `Resources` folder.
-  static let resourceName = "catalogue-2025-08"
-  static let resourceExtension = "gdxindex"
+  /// The snapshot's file name, the same in the source tree, the build tree and an install.
+  public static let fileName = "catalogue-2025-08.gdxindex"
 
-  /// Where the snapshot resource lives, nil when the bundle lacks it.
+  /// Where the snapshot lives, nil when none of the places the program looks holds it.
   public static var resourceURL: URL? {
-    Bundle.module.url(
-      forResource: resourceName, withExtension: resourceExtension, subdirectory: "Resources")
+    CatalogueLocation.current().found.map { URL(fileURLWithPath: $0) }
   }
 
   /// Maps the snapshot and returns an engine over it.
   public static func load() throws -> GutendexEngine {
-    guard let url = resourceURL else {
-      throw EngineError.missingResource("\(resourceName).\(resourceExtension)")
+    let location = CatalogueLocation.current()
+    guard let path = location.found else {
+      throw EngineError.missingResource(location.missingDescription)
     }
-    return try CatalogueSnapshot.engine(mapping: url.path)
+    return try CatalogueSnapshot.engine(mapping: path)
   }
 }

@@ -8,7 +8,7 @@ public enum EngineError: Error, Sendable, Hashable, CustomStringConvertible {
   case badSnapshot(String)
   /// zlib refused the data.
   case compression(String)
-  /// The embedded catalogue resource is missing from the bundle.
+  /// The embedded catalogue file is in none of the places looked at.
   case missingResource(String)
 
   /// One line saying what went wrong.
@@ -19,7 +19,7 @@ public enum EngineError: Error, Sendable, Hashable, CustomStringConvertible {
     case .duplicateID(let id): "two books have the id \(id)"
     case .badSnapshot(let reason): "damaged snapshot: \(reason)"
     case .compression(let reason): "compression failed: \(reason)"
-    case .missingResource(let name): "resource \(name) is missing from the bundle"
+    case .missingResource(let reason): "no catalogue: \(reason)"
     }
   }
 }

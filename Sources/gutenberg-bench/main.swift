@@ -8,6 +8,26 @@ import GutendexEngine
 import GutendexServer
 
 let arguments = CommandLine.arguments.dropFirst()
+// Help before anything else: it must not build or measure.
+if arguments.contains("--help") || arguments.contains("-h") {
+  print(
+    """
+    USAGE: gutenberg-bench [--quick] [--no-build] [--only N,N,...] [--gutenberg PATH]
+
+    Measures every figure of BENCHMARKS.md against a baseline from the same run, and prints
+    the table (progress goes to standard error). Run it from a release build:
+    swift run -c release gutenberg-bench
+
+    OPTIONS:
+      --quick           fewer samples: a smoke run
+      --no-build        measure the gutenberg and bench-hello binaries already built next to
+                        this one (else `swift build -c release` builds them first)
+      --only N,N,...    only these figures (1 to 15)
+      --gutenberg PATH  measure this gutenberg binary (e.g. an older build, for before/after)
+      -h, --help        show this help and do nothing else
+    """)
+  exit(0)
+}
 // The child process of figure 10 (a download to a disk that syncs every piece).
 if let index = arguments.firstIndex(of: "--slow-sink"), arguments.count >= 3 {
   let rest = Array(arguments[index...].dropFirst())

@@ -28,7 +28,7 @@ struct List: GlobalOptionsCommand {
     let query = filters.query
     let all = all
     let format: GutenbergApp.ListFormat = json ? .json : .automatic
-    try await global.run { await $0.list(query: query, all: all, format: format) }
+    try await global.run(readsOnly: true) { await $0.list(query: query, all: all, format: format) }
   }
 }
 
@@ -51,7 +51,7 @@ struct Show: GlobalOptionsCommand {
   func run() async throws {
     let id = id
     let format: GutenbergApp.ListFormat = json ? .json : .automatic
-    try await global.run { await $0.show(id: id, format: format) }
+    try await global.run(readsOnly: true) { await $0.show(id: id, format: format) }
   }
 }
 
@@ -64,6 +64,6 @@ struct Status: GlobalOptionsCommand {
 
   func run() async throws {
     let format: GutenbergApp.ListFormat = json ? .json : .automatic
-    try await global.run { await $0.status(format: format) }
+    try await global.run(readsOnly: true) { await $0.status(format: format) }
   }
 }

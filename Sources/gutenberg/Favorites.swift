@@ -23,7 +23,9 @@ struct Favorites: GlobalOptionsCommand {
     func run() async throws {
       let order = order
       let format: GutenbergApp.ListFormat = json ? .json : .automatic
-      try await global.run { await $0.favoritesList(order: order, format: format) }
+      try await global.run(readsOnly: true) {
+        await $0.favoritesList(order: order, format: format)
+      }
     }
   }
 

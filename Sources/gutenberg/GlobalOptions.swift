@@ -64,8 +64,12 @@ struct GlobalOptions: ParsableArguments {
   }
 
   /// Builds the app and runs one call on it; a non-zero status becomes the exit code.
-  func run(_ body: @MainActor @Sendable (GutenbergApp) async -> ExitStatus) async throws {
-    let status = await Self.execute(appOptions, body)
+  func run(
+    readsOnly: Bool = false, _ body: @MainActor @Sendable (GutenbergApp) async -> ExitStatus
+  ) async throws {
+    var options = appOptions
+    options.readsOnly = readsOnly
+    let status = await Self.execute(options, body)
     if status != .ok { throw ExitCode(status.rawValue) }
   }
 

@@ -131,6 +131,13 @@ final class DocsSandbox: Sendable {
     let parsed = ShellWords.split(line)
     for words in parsed.segments {
       let program = Array(words.drop { $0.contains("=") && !$0.hasPrefix("-") })
+      if program.first == "make" {
+        return (
+          nil,
+          "a release build and install; InstallTests runs its copy step into a temporary prefix",
+          nil
+        )
+      }
       guard program.first == "swift" else { continue }
       switch program.dropFirst().first {
       case "test":

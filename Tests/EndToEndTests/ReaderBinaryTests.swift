@@ -67,4 +67,73 @@ struct ReaderBinaryTests {
     }
     await server.stop()
   }
+
+  /// The downloaded text of book 84 in the library (`<data>/books`).
+  static func libraryText(_ app: Gutenberg) throws -> URL {
+    let books = app.dataDirectory.appendingPathComponent("books")
+    let names = try FileManager.default.contentsOfDirectory(atPath: books.path)
+    let name = try #require(names.first { $0.hasSuffix(".txt") }, "no text in \(names)")
+    return books.appendingPathComponent(name)
+  }
+
+  /// Another program cuts the file short while the reader shows it (`truncate -s 1000`): the
+  /// next command finds the file shorter and closes the book in one line; no SIGBUS.
+  @Test func aFileCutShortWhileOpenIsNoticedInOneLine() async throws {
+    let book = Self.oneLineBook(words: 40_000)
+    let server = try await TestServer.start()
+    try BookFiles.serveText(id: 84, text: book.text, on: server.server)
+    let app = try Gutenberg().mirrored(to: server.url)
+    defer { app.cleanUp() }
+    let first = try await app.run(
+      ["read", "84", "--pager", "--server", server.url.absoluteString], input: "q\n")
+    try #require(first.status == 0, "\(first)")
+    let file = try Self.libraryText(app)
+
+    let reader = try app.start(["read", "84", "--pager", "--server", server.url.absoluteString])
+    let shown = await reader.waitForOutput(timeout: .seconds(90)) {
+      $0.contains(Self.title + " · line")
+    }
+    try #require(shown, "the reader's first page, awaited for 90 s: \(reader.stdoutText)")
+    try #require(truncate(file.path, 1000) == 0)
+    await reader.write(Data("g 90%\nn\nq\n".utf8))
+    reader.closeInput()
+    let exit = await reader.wait(timeout: .seconds(90))
+    await server.stop()
+
+    let errors = String(decoding: reader.stderr, as: UTF8.self).split(separator: "\n")
+    #expect(exit.signal == nil, "the reader was killed: \(errors)")
+    #expect(exit.code == 65, "\(errors)")
+    #expect(
+      errors == [
+        "error: the file of book 84 was cut short to 1000 of \(book.text.count) bytes while it "
+          + "was open; closed it (`read 84` opens it again)"
+      ])
+  }
+
+  /// A 2 GiB sparse file whose first byte is NUL is refused from its first bytes: the rest is
+  /// never read (GNU `time` counts the page faults; reading it through would fault in 2 GiB).
+  @Test func aHugeSparseFileIsRefusedWithoutReadingIt() async throws {
+    let server = try await TestServer.start()
+    try BookFiles.serveText(id: 84, text: Self.oneLineBook(words: 100).text, on: server.server)
+    let app = try Gutenberg().mirrored(to: server.url)
+    defer { app.cleanUp() }
+    let first = try await app.run(
+      ["read", "84", "--pager", "--server", server.url.absoluteString], input: "q\n")
+    try #require(first.status == 0, "\(first)")
+    let file = try Self.libraryText(app)
+    try Data([0]).write(to: file)
+    try #require(truncate(file.path, 2 << 30) == 0)
+
+    let (run, faults) = try await app.runCountingPageFaults(
+      ["read", "84", "--pager", "--server", server.url.absoluteString])
+    await server.stop()
+
+    #expect(run.status == 65, "\(run)")
+    #expect(
+      run.errLines.last
+        == "error: book 84's file is not text (it has a NUL byte at byte 1); "
+        + "open it with another program", "\(run)")
+    // 2 GiB is 524,288 pages; even 16 to a fault (fault-around) is 32,768 faults.
+    #expect(faults < 20_000, "\(faults) page faults: the file was read through")
+  }
 }

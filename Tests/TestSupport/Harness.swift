@@ -52,6 +52,8 @@ struct Gutenberg {
   var extraEnvironment: [String: String] = [:]
   /// A command every run of the binary goes under (e.g. `setpriv`, to run it as another user).
   var runAs: [String] = []
+  /// The binary this instance runs: the built one, or an installed copy (``install(into:)``).
+  var executable = Gutenberg.binary
 
   init() throws {
     root = FileManager.default.temporaryDirectory.appendingPathComponent(
@@ -89,7 +91,7 @@ struct Gutenberg {
     let script = shellPrefix + #"cd "$1" || exit 127; shift; exec "$@""#
     return try ChildProcess(
       executable: "/bin/sh",
-      arguments: ["-c", script, "sh", root.path] + runAs + wrapper + [Self.binary] + arguments,
+      arguments: ["-c", script, "sh", root.path] + runAs + wrapper + [executable] + arguments,
       environment: environment)
   }
 
@@ -126,6 +128,20 @@ struct Gutenberg {
     let peak = try HarnessFailure.unwrap(
       text.split(separator: "\n").last.flatMap { Int($0) }, "no peak in time's report: \(text)")
     return (run, peak)
+  }
+
+  /// Runs the binary to the end under GNU `time`, which counts the page faults (minor and
+  /// major) it took: pages it touched, a measure that does not depend on the machine's load.
+  func runCountingPageFaults(_ arguments: [String]) async throws -> (run: Run, faults: Int) {
+    let report = root.appendingPathComponent("faults-\(UUID().uuidString)").path
+    let time = try SystemTool.path("time")
+    let run = try await run(
+      arguments, inputData: Data(), wrapper: [time, "--format", "%R %F", "--output", report])
+    let text = try String(contentsOfFile: report, encoding: .utf8)
+    let counts = text.split(separator: "\n").last?.split(separator: " ").compactMap { Int($0) }
+    let faults = try HarnessFailure.unwrap(
+      counts.flatMap { $0.count == 2 ? $0[0] + $0[1] : nil }, "no counts in time's report: \(text)")
+    return (run, faults)
   }
 
   /// `favorites list` as TSV: the ids, newest first.

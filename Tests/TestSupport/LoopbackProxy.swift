@@ -23,6 +23,8 @@ public final class LoopbackProxy: Sendable {
   private let listener: Int32
   /// The port it listens on.
   public let port: UInt16
+  /// Answers every request, CONNECT or not, with 407 Proxy Authentication Required.
+  private let demandsLogin: Bool
   private let state = Mutex(State())
   private let stopping = Atomic<Bool>(false)
 
@@ -32,8 +34,10 @@ public final class LoopbackProxy: Sendable {
   /// The largest request head read.
   static let maxHeadSize = 64 * 1024
 
-  /// Listens on a free port of 127.0.0.1 and starts accepting.
-  public init() throws {
+  /// Listens on a free port of 127.0.0.1 and starts accepting; with `demandsLogin`, answers
+  /// every request with 407, as a proxy does to a client that gave no credentials.
+  public init(demandsLogin: Bool = false) throws {
+    self.demandsLogin = demandsLogin
     listener = try LoopbackSocket.listen()
     do {
       port = try LoopbackSocket.localPort(listener)
@@ -96,6 +100,7 @@ public final class LoopbackProxy: Sendable {
     state.withLock { $0.requestLines.append(requestLine) }
     let parts = requestLine.split(separator: " ").map(String.init)
     guard parts.count == 3 else { return answer(client, 400, "Bad Request") }
+    if demandsLogin { return answer(client, 407, "Proxy Authentication Required") }
     let (method, target) = (parts[0], parts[1])
     let destination: (host: String, port: UInt16)?
     if method == "CONNECT" {
@@ -159,7 +164,9 @@ public final class LoopbackProxy: Sendable {
   private func answer(_ client: Int32, _ status: Int, _ reason: String) {
     let body = "\(status) \(reason) (loopback test proxy)\n"
     let response =
-      "HTTP/1.1 \(status) \(reason)\r\nContent-Type: text/plain\r\nContent-Length: "
+      "HTTP/1.1 \(status) \(reason)\r\n"
+      + (status == 407 ? "Proxy-Authenticate: Basic realm=\"loopback\"\r\n" : "")
+      + "Content-Type: text/plain\r\nContent-Length: "
       + "\(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)"
     LoopbackSocket.writeAll(client, Array(response.utf8))
   }

@@ -87,13 +87,14 @@ public final class CatalogService: Sendable {
   /// ``cacheProblem`` says why.
   public static func open(
     client: GutendexClient, location: StoreLocation, local: LocalCatalogue? = nil,
-    mode: Mode = .automatic
+    mode: Mode = .automatic, readsOnly: Bool = false
   ) async throws(CatalogError) -> CatalogService {
     // One lock wait for the service's files: Ctrl-C stops every wait of this service.
     let busyWait = BusyWait()
     let (favorites, cache) = try await StoreWork.run(on: busyWait) {
       () throws(StoreError) -> (FavoritesStore, Result<PageCache, StoreError>) in
-      let favorites = try FavoritesStore(location: location, busyWait: busyWait)
+      let favorites = try FavoritesStore(
+        location: location, busyWait: busyWait, readsOnly: readsOnly)
       return (
         favorites,
         Result { () throws(StoreError) in try PageCache(location: location, busyWait: busyWait) }

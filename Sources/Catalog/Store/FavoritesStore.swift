@@ -18,18 +18,24 @@ final class FavoritesStore: Sendable {
   /// Refuses writes to a damaged file (shared with the ``Library`` in the same file).
   let integrity: IntegrityCheck? = IntegrityCheck()
 
-  /// Opens (creating with mode 0700 directories as needed) `<data>/favorites.sqlite`.
-  convenience init(location: StoreLocation, busyWait: BusyWait = BusyWait()) throws(StoreError) {
-    try StoreDatabase.createDirectory(location.dataDirectory)
-    try self.init(databaseURL: location.favoritesDatabase, busyWait: busyWait)
+  /// Opens (creating with mode 0700 directories as needed) `<data>/favorites.sqlite`; with
+  /// `readsOnly`, only reads it (see ``StoreDatabase/open(_:schema:busyWait:readsOnly:)``).
+  convenience init(
+    location: StoreLocation, busyWait: BusyWait = BusyWait(), readsOnly: Bool = false
+  ) throws(StoreError) {
+    if !readsOnly { try StoreDatabase.createDirectory(location.dataDirectory) }
+    try self.init(
+      databaseURL: location.favoritesDatabase, busyWait: busyWait, readsOnly: readsOnly)
   }
 
   /// Opens (creating and migrating as needed) the favourites database at `databaseURL`.
-  init(databaseURL: URL, busyWait: BusyWait = BusyWait()) throws(StoreError) {
+  init(databaseURL: URL, busyWait: BusyWait = BusyWait(), readsOnly: Bool = false)
+    throws(StoreError)
+  {
     self.databaseURL = databaseURL.standardizedFileURL
     self.busyWait = busyWait
     let opened = try StoreDatabase.open(
-      self.databaseURL, schema: Self.schema, busyWait: busyWait)
+      self.databaseURL, schema: Self.schema, busyWait: busyWait, readsOnly: readsOnly)
     pool = opened.writer
     isReadOnly = opened.readOnly
   }

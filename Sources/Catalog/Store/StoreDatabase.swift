@@ -43,27 +43,55 @@ enum StoreDatabase {
 
   /// Opens (creating and migrating as needed) the database at `url`; when the file or its
   /// directory cannot be written, opens it to read only, so what writes nothing still works.
-  static func open(_ url: URL, schema: Schema, busyWait: BusyWait) throws(StoreError)
-    -> Opened
+  ///
+  /// With `readsOnly` (a command that only reads) the file is opened to read only even when it
+  /// could be written, so the command writes nothing (no WAL re-created, no fsync, no scratch
+  /// table) and never waits for another process's write transaction; nothing is created
+  /// either. A file that needs a migration is still opened for writing.
+  static func open(_ url: URL, schema: Schema, busyWait: BusyWait, readsOnly: Bool = false)
+    throws(StoreError) -> Opened
   {
     let url = url.standardizedFileURL
     let path = url.path
     let directory = url.deletingLastPathComponent()
+    if readsOnly, !isDirectory(directory.path) {
+      // No data directory yet: nothing to read, and a read creates nothing; but a file where
+      // a directory should be is reported, as creating it would be.
+      var ancestor = directory.deletingLastPathComponent()
+      while !exists(ancestor.path), ancestor.path != "/" {
+        ancestor = ancestor.deletingLastPathComponent()
+      }
+      if !isDirectory(ancestor.path) { throw .notWritable(path: ancestor.path) }
+      return Opened(
+        writer: try emptyReadOnly(path: path, schema: schema, busyWait: busyWait), readOnly: false)
+    }
     try createDirectory(directory)
     let directoryWritable = access(directory.path, W_OK) == 0
     if !exists(path) {
-      // Nothing to read, and nowhere to create it: an empty store that refuses writes.
-      guard directoryWritable else {
+      // Nothing to read, and nowhere (or no need) to create it: an empty store.
+      guard directoryWritable, !readsOnly else {
         return Opened(
-          writer: try emptyReadOnly(path: path, schema: schema, busyWait: busyWait), readOnly: true)
+          writer: try emptyReadOnly(path: path, schema: schema, busyWait: busyWait),
+          readOnly: !directoryWritable)
       }
       try createFresh(at: url, schema: schema, busyWait: busyWait)
     }
     try checkExisting(path, schema: schema)
-    if !directoryWritable || access(path, W_OK) != 0 {
+    let writable = directoryWritable && access(path, W_OK) == 0
+    if !writable {
       return Opened(
         writer: try openReadOnly(path: path, schema: schema, busyWait: busyWait), readOnly: true)
     }
+    if readsOnly {
+      do {
+        return Opened(
+          writer: try openReadOnly(path: path, schema: schema, busyWait: busyWait),
+          readOnly: false)
+      } catch .notWritable {
+        // An older file whose migration must be written first: opened as a writer below.
+      }
+    }
+    try checkSound(path, schema: schema, busyWait: busyWait)
     return Opened(writer: try openPool(url, schema: schema, busyWait: busyWait), readOnly: false)
   }
 
@@ -97,6 +125,49 @@ enum StoreDatabase {
     if foreign { throw StoreError.corrupt(path: path) }
   }
 
+  /// Refuses a damaged file before a pool opens it: opening a pool writes (GRDB creates and
+  /// drops a scratch table when the WAL is empty, its issue 102, and the next checkpoint puts
+  /// that into the file), so a damaged file would no longer be byte for byte as it was.
+  /// `PRAGMA quick_check` runs on a read-only connection: through the WAL when a writer left
+  /// one, else on the file opened immutable (a read-only connection cannot open a WAL database
+  /// with no WAL); damage seen immutable is checked again through a WAL written meanwhile.
+  private static func checkSound(_ path: String, schema: Schema, busyWait: BusyWait)
+    throws(StoreError)
+  {
+    func quickCheck(immutable: Bool) throws(StoreError) -> Bool {
+      var configuration = configuration(schema, busyWait: busyWait)
+      configuration.readonly = true
+      do {
+        let queue = try DatabaseQueue(
+          path: immutable ? immutableURI(path) : path, configuration: configuration)
+        defer { try? queue.close() }
+        return try queue.read { db in try String.fetchAll(db, sql: "PRAGMA quick_check") }
+          == ["ok"]
+      } catch {
+        let mapped = mapError(error, path: path)
+        if case .corrupt = mapped { return false }
+        throw mapped
+      }
+    }
+    func walSize() -> Int {
+      (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int) ?? 0
+    }
+    let throughWAL = walSize() > 0
+    if try quickCheck(immutable: !throughWAL) { return }
+    if !throughWAL, walSize() > 0, try quickCheck(immutable: false) { return }
+    throw .corrupt(path: path)
+  }
+
+  /// A `file:` URI opening `path` immutable: SQLite takes no lock and writes nothing.
+  private static func immutableURI(_ path: String) -> String {
+    // SQLite reads `file:` URIs (Debian's and Apple's builds enable SQLITE_USE_URI).
+    var components = URLComponents()
+    components.scheme = "file"
+    components.path = path
+    components.queryItems = [URLQueryItem(name: "immutable", value: "1")]
+    return components.string ?? path
+  }
+
   /// The file at `path`, which this process may not write, opened to read only.
   ///
   /// SQLite reads a WAL database only where it can create the `-shm` file, unless the file is
@@ -109,17 +180,7 @@ enum StoreDatabase {
     var configuration = configuration(schema, busyWait: busyWait)
     configuration.readonly = true
     let wal = (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size]) as? Int
-    let target: String
-    if (wal ?? 0) > 0 {
-      target = path
-    } else {
-      // SQLite reads `file:` URIs (Debian's and Apple's builds enable SQLITE_USE_URI).
-      var components = URLComponents()
-      components.scheme = "file"
-      components.path = path
-      components.queryItems = [URLQueryItem(name: "immutable", value: "1")]
-      target = components.string ?? path
-    }
+    let target = (wal ?? 0) > 0 ? path : immutableURI(path)
     do {
       let queue = try DatabaseQueue(path: target, configuration: configuration)
       try checkOwnership(queue, schema: schema, path: path)

@@ -32,7 +32,8 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     switch self {
     case .corrupt(let path):
       "\(path) is not a gutenberg database (file is not SQLite or is damaged); "
-        + "it was left untouched"
+        + "it was left untouched: move it aside to start afresh, or copy out what can be read "
+        + "with `sqlite3 \(path) .recover`"
     case .notAFile(let path):
       "\(path) is a directory (or not a regular file) where the gutenberg database file "
         + "should be; nothing was changed"

@@ -163,6 +163,10 @@ final class DownloadExchange: Sendable {
     case 500..<600:
       set(.failed(.serverError(status: head.status, url: head.url)))
       return .stop
+    case 407:
+      // The proxy's answer, not the server's: the server was never reached.
+      set(.failed(.unreachable(url: head.url, reason: CurlFailure.proxyLogin)))
+      return .stop
     default:
       let detail = head.status == 404 ? "no such file on the server" : nil
       set(.failed(.http(status: head.status, detail: detail, url: head.url)))

@@ -37,6 +37,9 @@ package struct AppOptions: Sendable {
   package var syncInterval: Double?
   /// The environment the options fall back on (`GUTENDEX_URL`, `NO_COLOR`, ...).
   package var environment: [String: String]
+  /// Set by commands that only read (`list`, `show`, `status`, `favorites list`): the
+  /// favourites file is opened read-only, so they write nothing and never wait for a writer.
+  package var readsOnly = false
 
   /// Options as given on the command line; nil means "not given".
   package init(

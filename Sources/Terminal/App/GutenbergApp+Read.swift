@@ -172,6 +172,13 @@ extension GutenbergApp {
         if input.isInteractive, !input.editsLines { output.print("") }
         break
       }
+      // Another program cut the file short or replaced it: what is mapped no longer matches
+      // the disk, so the book is closed (its position kept) rather than shown half as zeros.
+      if let change = reader.text.bytes.change() {
+        return fail(
+          "the file of book \(id) \(change) while it was open; closed it (`read \(id)` opens "
+            + "it again)", .dataError)
+      }
       let command = PagerCommand.parse(line, searching: searching)
       if case .again = command {} else { searching = false }
       switch command {

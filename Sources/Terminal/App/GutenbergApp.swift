@@ -66,7 +66,8 @@ package final class GutenbergApp {
       timeout: .milliseconds(Int64(seconds * 1000)), observer: observer)
     do {
       service = try await CatalogService.open(
-        client: client, location: location, local: local, mode: mode)
+        client: client, location: location, local: local, mode: mode,
+        readsOnly: options.readsOnly)
     } catch {
       throw AppStartError(message: error.description, status: ExitStatus(error))
     }

@@ -39,6 +39,13 @@ package struct BookText: Sendable {
     let origin = bytes.count >= 3 && (0..<3).allSatisfy { bytes[$0] == bom[$0] } ? 3 : 0
     notText = Self.notTextReason(
       bytes.buffer(origin..<min(bytes.count, origin + 8192)), encoding: bytes.encoding)
+    guard notText == nil else {
+      // Refused as it is: no pass over the rest (2 GB of a sparse file took seconds).
+      index = LineIndex(TextBytes(data: Data()), origin: 0)
+      body = 0..<0
+      bodyBytes = origin..<origin
+      return
+    }
     index = LineIndex(bytes, origin: origin)
     let found = Self.findBody(bytes, index: index)
     bodyBytes = found

@@ -11,8 +11,12 @@ import Foundation
 /// The bytes of a text file: mapped read-only from disk, so a 50 MB book costs only the pages
 /// that are shown, or copied from `Data` (small texts, tests).
 ///
+/// A mapped file that another program cuts short cannot kill the reader: ``MappingGuard``
+/// turns the pages past its new end into zeros, and ``change()`` tells the reader, which stops.
+///
 /// `@unchecked Sendable` is safe: the bytes are never written after `init` (a `PROT_READ`
-/// mapping, or a private copy nobody else holds), and they live until `deinit`.
+/// mapping, or a private copy nobody else holds; the guard's zero pages replace pages nobody
+/// could read), and they live until `deinit`; the other properties are `let`.
 final class TextBytes: @unchecked Sendable {
   /// The first byte, nil when there are none.
   let base: UnsafePointer<UInt8>?
@@ -22,11 +26,14 @@ final class TextBytes: @unchecked Sendable {
   /// ``encoding(of:)``).
   let encoding: Encoding
   private let mapped: Bool
+  /// The mapped file: its path, its descriptor (kept open to see its size) and its identity.
+  private let file: (path: String, descriptor: Int32, device: UInt64, inode: UInt64)?
 
   /// A private copy of `data`.
   init(data: Data) {
     count = data.count
     mapped = false
+    file = nil
     guard count > 0 else {
       base = nil
       encoding = .utf8
@@ -40,13 +47,17 @@ final class TextBytes: @unchecked Sendable {
 
   /// The file at `path`, mapped read-only.
   init(path: String) throws {
-    let descriptor = open(path, O_RDONLY)
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
     guard descriptor >= 0 else { throw Self.failure(errno) }
-    defer { close(descriptor) }
     var info = stat()
-    guard fstat(descriptor, &info) == 0 else { throw Self.failure(errno) }
+    guard fstat(descriptor, &info) == 0 else {
+      let code = errno
+      close(descriptor)
+      throw Self.failure(code)
+    }
     count = Int(info.st_size)
     mapped = true
+    file = (path, descriptor, UInt64(info.st_dev), UInt64(info.st_ino))
     guard count > 0 else {
       base = nil
       encoding = .utf8
@@ -54,19 +65,41 @@ final class TextBytes: @unchecked Sendable {
     }
     guard let address = mmap(nil, count, PROT_READ, MAP_PRIVATE, descriptor, 0),
       address != MAP_FAILED
-    else { throw Self.failure(errno) }
+    else {
+      let code = errno
+      close(descriptor)
+      throw Self.failure(code)
+    }
+    MappingGuard.register(address, count: count)
     let start = address.assumingMemoryBound(to: UInt8.self)
     base = UnsafePointer(start)
     encoding = Self.encoding(of: UnsafeBufferPointer(start: start, count: count))
   }
 
   deinit {
+    if let file { close(file.descriptor) }
     guard let base else { return }
     if mapped {
+      MappingGuard.unregister(base)
       munmap(UnsafeMutableRawPointer(mutating: base), count)
     } else {
       UnsafeMutablePointer(mutating: base).deallocate()
     }
+  }
+
+  /// How the mapped file changed since it was opened, in a few words ("was cut short to 1,000
+  /// of 450,000 bytes", "was replaced"), or nil when it did not (or the bytes are a copy).
+  func change() -> String? {
+    guard let file else { return nil }
+    var info = stat()
+    if fstat(file.descriptor, &info) == 0, Int(info.st_size) < count {
+      return "was cut short to \(Int(info.st_size)) of \(count) bytes"
+    }
+    guard stat(file.path, &info) == 0 else { return "was removed" }
+    if UInt64(info.st_dev) != file.device || UInt64(info.st_ino) != file.inode {
+      return "was replaced"
+    }
+    return nil
   }
 
   /// The byte at `index` (which must be in `0..<count`).

@@ -1,0 +1,33 @@
+# Builds and installs `gutenberg`: `make install PREFIX=~/.local` (PREFIX defaults to /usr/local).
+#
+# The binary goes to PREFIX/bin and the catalogue it reads offline to PREFIX/share/gutenberg,
+# where the binary looks for it (beside itself, then ../share/gutenberg, the XDG data dirs, or
+# GUTENBERG_INDEX). The Swift runtime is linked statically, so the installed program needs no
+# toolchain and nothing of this folder: the build folder may be deleted afterwards.
+
+PREFIX ?= /usr/local
+SWIFT ?= swift
+BUILD_FLAGS ?= -c release --static-swift-stdlib
+CATALOGUE := Sources/GutendexEngine/Resources/catalogue-2025-08.gdxindex
+
+.PHONY: all build install install-files uninstall
+
+all: build
+
+build:
+	$(SWIFT) build $(BUILD_FLAGS) --product gutenberg
+
+install: build
+	$(MAKE) install-files FROM="$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)"
+
+# The copy alone, from the products folder FROM (what `install` runs once the build is done).
+install-files:
+	test -n "$(FROM)" && test -x "$(FROM)/gutenberg"
+	install -d "$(DESTDIR)$(PREFIX)/bin" "$(DESTDIR)$(PREFIX)/share/gutenberg"
+	install -m 755 "$(FROM)/gutenberg" "$(DESTDIR)$(PREFIX)/bin/gutenberg"
+	install -m 644 "$(CATALOGUE)" "$(DESTDIR)$(PREFIX)/share/gutenberg/"
+
+uninstall:
+	rm -f "$(DESTDIR)$(PREFIX)/bin/gutenberg"
+	rm -f "$(DESTDIR)$(PREFIX)/share/gutenberg/catalogue-2025-08.gdxindex"
+	-rmdir "$(DESTDIR)$(PREFIX)/share/gutenberg"
