@@ -30,9 +30,9 @@ public struct AwaitTimeout: Error, CustomStringConvertible {
 /// The awaited side often needs the cooperative pool or the main actor, and on a loaded
 /// machine those can be queued up for minutes (two pool threads, every suite started at once,
 /// six other processes on the cores): 120 s of wall time then says nothing about the awaited
-/// thing. So once the time is up, the wait ends only after this process's executors have
-/// answered promptly for a few seconds in a row (``untilExecutorsAreFree()``): a hang is a wait
-/// that goes on while the executors are free.
+/// thing. So once the time is up, the wait ends only after the cooperative pool has answered
+/// promptly for a few seconds in a row (``untilExecutorsAreFree()``): a hang is a wait that goes
+/// on while the pool is free.
 public enum Awaiting {
   /// The deadline of an awaited event unless a test says otherwise: generous, because on a
   /// loaded machine the awaited side may itself wait a long time for a thread.
@@ -79,9 +79,9 @@ public enum Awaiting {
     }
   }
 
-  /// Returns once the cooperative pool and the main actor have each run a probe job within
-  /// ``promptly``, ``promptRounds`` times in a row (half a second apart): the time a test's
-  /// awaited work could have run, but did not.
+  /// Returns once the cooperative pool has run a probe job within ``promptly``,
+  /// ``promptRounds`` times in a row (half a second apart), or after ten minutes at most: the
+  /// time a test's awaited work could have run, but did not.
   public static func untilExecutorsAreFree() async {
     await withCheckedContinuation { continuation in
       whenExecutorsAreFree { continuation.resume() }
@@ -97,23 +97,18 @@ public enum Awaiting {
   /// are free: see ``untilExecutorsAreFree()``.
   static func whenExecutorsAreFree(_ then: @escaping @Sendable () -> Void) {
     Thread.detachNewThread {
-      // Executors that never answer (a pool whose every thread blocks) must not hold the
-      // failure back for ever: half an hour is beyond any busy machine.
-      let giveUp = DispatchTime.now() + 1_800
+      // A pool that never answers (every thread blocked) must not hold the failure back for
+      // ever: ten minutes is beyond any busy machine.
+      let giveUp = DispatchTime.now() + 600
       var prompt = 0
       while prompt < promptRounds, DispatchTime.now() < giveUp {
         let pool = DispatchSemaphore(value: 0)
-        let main = DispatchSemaphore(value: 0)
         Task.detached { pool.signal() }
-        Task { @MainActor in main.signal() }
-        let free =
-          pool.wait(timeout: .now() + promptly) == .success
-          && main.wait(timeout: .now() + promptly) == .success
+        let free = pool.wait(timeout: .now() + promptly) == .success
         prompt = free ? prompt + 1 : 0
         if !free {
-          // Let the late probes run (the executors are busy: this is the time not counted).
+          // Let the late probe run (the pool is busy: this is the time not counted).
           _ = pool.wait(timeout: giveUp)
-          _ = main.wait(timeout: giveUp)
         }
         Thread.sleep(forTimeInterval: 0.5)
       }
