@@ -11,12 +11,18 @@ struct Get: GlobalOptionsCommand {
       the same file waits for the first (lock: <name>.part.lock). A failed download keeps \
       <name>.part when it can be resumed and prints the command that resumes it. Prints \
       each saved path on standard output. Env: GUTENBERG_DOWNLOAD_DIR (default directory), \
-      GUTENBERG_MIRROR.
+      GUTENBERG_MIRRORS (several, separated by spaces or commas), GUTENBERG_MIRROR (one).
 
       A mirror serves every file at the path www.gutenberg.org has it under, below the \
       mirror's URL: with --mirror https://mirror.example/pg the EPUB of book 84 is asked for \
       at https://mirror.example/pg/ebooks/84.epub3.images (and a redirect it answers is \
       followed, as from Project Gutenberg). --verbose prints every request for the file.
+
+      With several mirrors, a file the first cannot serve (404 or 410, 5xx, a timeout or \
+      stall, a refused connection) is tried at the next, with a note. A part file left by one \
+      mirror is resumed at the next only when its copy has the same validator (ETag or \
+      Last-Modified) and size; otherwise the file starts over there. Without --format every \
+      mirror is asked for the preferred edition before the next edition is tried.
       """)
 
   @OptionGroup(title: GlobalOptions.title) var global: GlobalOptions
@@ -26,8 +32,8 @@ struct Get: GlobalOptionsCommand {
   var output: String?
   @Flag(help: "Replace an existing file.") var force = false
   @Flag(name: .shortAndLong, help: "No progress line and no notes.") var quiet = false
-  @Option(help: "Fetch Project Gutenberg files from this mirror URL (see above).")
-  var mirror: String?
+  @Option(help: "Fetch Project Gutenberg files from this mirror URL; repeatable (see above).")
+  var mirror: [String] = []
 
   func validate() throws {
     if ids.isEmpty { throw ValidationError("give at least one book id") }
@@ -38,7 +44,7 @@ struct Get: GlobalOptionsCommand {
 
   func run() async throws {
     let request = GetRequest(
-      ids: ids, format: format, output: output, force: force, quiet: quiet, mirror: mirror)
+      ids: ids, format: format, output: output, force: force, quiet: quiet, mirrors: mirror)
     try await global.run { await $0.get(request) }
   }
 }

@@ -14,6 +14,25 @@ public struct DownloadMirror: Sendable, Hashable {
     base = url
   }
 
+  /// The mirrors `text` lists, separated by spaces or commas (`GUTENBERG_MIRRORS`); a failure
+  /// naming the first entry that is not an http(s) URL, when one is not.
+  public static func list(_ text: String) -> Result<[DownloadMirror], ListError> {
+    var mirrors: [DownloadMirror] = []
+    for word in text.split(whereSeparator: { $0 == "," || $0 == " " || $0 == "\t" }) {
+      guard let mirror = DownloadMirror(String(word)) else {
+        return .failure(ListError(entry: String(word)))
+      }
+      mirrors.append(mirror)
+    }
+    return .success(mirrors)
+  }
+
+  /// An entry of a mirror list that is not an http(s) URL.
+  public struct ListError: Error, Sendable, Hashable {
+    /// The entry, as written.
+    public var entry: String
+  }
+
   /// Hosts whose files the mirror holds.
   static let gutenbergHosts: Set<String> = ["www.gutenberg.org", "gutenberg.org"]
 

@@ -58,7 +58,8 @@ extension CatalogService {
     let result: DownloadResult
     do {
       result = try await downloader.download(
-        from: url, to: destination, replace: request.replace, markPublished: true
+        from: url, to: destination, replace: request.replace, markPublished: true,
+        sameFile: request.otherSources.map { $0?.rewrite(choice.url) ?? choice.url }
       ) { events(.progress($0)) }
     } catch {
       throw .download(error)

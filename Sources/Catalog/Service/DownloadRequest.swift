@@ -13,6 +13,9 @@ public struct DownloadRequest: Sendable {
   public var replace: Bool
   /// Fetch Project Gutenberg files from this mirror.
   public var mirror: DownloadMirror?
+  /// The other mirrors (and Project Gutenberg): a part file one of them left for this file is
+  /// resumed here when this mirror's copy has the same validator and size.
+  public var otherSources: [DownloadMirror?] = []
   /// A transfer that receives nothing for this long fails as stalled.
   public var stallTimeout: Duration
   /// A transfer slower than this for a whole window fails as stalled too (nil: no minimum).

@@ -62,7 +62,7 @@ extension DownloadError: CustomStringConvertible, LocalizedError {
   public var errorDescription: String? { description }
 
   /// Duration text as the client's errors print it (`1 s`, `500 ms`, `1.5 s`).
-  static func seconds(_ duration: Duration) -> String {
+  package static func seconds(_ duration: Duration) -> String {
     let (seconds, attoseconds) = duration.components
     if attoseconds == 0 { return "\(seconds) s" }
     if seconds == 0 { return "\(attoseconds / 1_000_000_000_000_000) ms" }

@@ -136,6 +136,11 @@ final class DownloadExchange: Sendable {
         set(.restart(.validatorChanged))
         return .stop
       }
+      // Another mirror's copy with the same validator but another size is another file.
+      if let known = resume.info.total, let total = range.total, known != total {
+        set(.restart(.validatorChanged))
+        return .stop
+      }
       let sink = try open(truncate: false)
       state.withLock {
         $0.sink = sink

@@ -51,8 +51,12 @@ public final class Downloader: Sendable {
   /// deleted because of a failure (only a server answer that proves it useless replaces it).
   /// With `markPublished`, a ``PublishedMark`` is written before the file gets its name; the
   /// caller removes it (``confirmRecorded(_:)``) once the file is recorded.
+  ///
+  /// `sameFile`: the same file at other mirrors; a part one of them left is resumed here too,
+  /// when this server's copy has the part's validator and size.
   public func download(
     from url: URL, to destination: URL, replace: Bool = false, markPublished: Bool = false,
+    sameFile: [URL] = [],
     progress: @escaping @Sendable (DownloadProgress) -> Void = { _ in }
   ) async throws(DownloadError) -> DownloadResult {
     let path = destination.path
@@ -68,7 +72,7 @@ public final class Downloader: Sendable {
     while true {
       do {
         let finalURL = try await transfer(
-          url, partial, &record, attempt: attempt, progress: progress)
+          url, partial, &record, attempt: attempt, sameFile: sameFile, progress: progress)
         return try finish(
           partial, destination, replace: replace, markPublished: markPublished, record, url: url,
           finalURL: finalURL)
@@ -129,13 +133,14 @@ public final class Downloader: Sendable {
   /// resumed; returns the URL that served the whole file.
   private func transfer(
     _ url: URL, _ partial: PartialDownload, _ record: inout Record, attempt: Int,
+    sameFile: [URL],
     progress: @escaping @Sendable (DownloadProgress) -> Void
   ) async throws -> URL {
     var current = url
     var redirects = 0
     var fresh = false
     while true {
-      let resume = fresh ? nil : partial.resumePoint(for: url)
+      let resume = fresh ? nil : partial.resumePoint(for: url, sameFile: sameFile)
       if resume == nil { partial.remove() }
       if record.resumedFrom == nil { record.resumedFrom = resume?.offset ?? 0 }
       var headers = ["User-Agent": "gutenberg/1.0", "Accept-Encoding": "identity"]

@@ -52,9 +52,12 @@ package struct PartialDownload: Sendable {
   static let sidecarLimit = 64 * 1024
 
   /// Where to resume a download of `url`: the part's size and validator, when both files are
-  /// there, are regular files, the sidecar is valid and is for `url`.
-  func resumePoint(for url: URL) -> (offset: Int64, info: Info)? {
-    guard case .valid(let info) = sidecar(), info.url == url.absoluteString,
+  /// there, are regular files, the sidecar is valid and is for `url` or one of `sameFile` (the
+  /// same file at another mirror: `If-Range` and the size check on the 206 make that server
+  /// continue it only when its copy has the same validator and size).
+  func resumePoint(for url: URL, sameFile: [URL] = []) -> (offset: Int64, info: Info)? {
+    guard case .valid(let info) = sidecar(),
+      info.url == url.absoluteString || sameFile.contains(where: { $0.absoluteString == info.url }),
       case .regular(let size) = DownloadFile.kind(partURL.path), size > 0
     else { return nil }
     if let total = info.total, size > total { return nil }

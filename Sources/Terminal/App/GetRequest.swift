@@ -11,19 +11,20 @@ package struct GetRequest: Sendable, Hashable {
   package var force: Bool
   /// `--quiet`: no progress line and no notes.
   package var quiet: Bool
-  /// `--mirror`: fetch Project Gutenberg files from this mirror (else `GUTENBERG_MIRROR`).
-  package var mirror: String?
+  /// `--mirror`, repeated: fetch Project Gutenberg files from these mirrors, in order (else
+  /// `GUTENBERG_MIRRORS`, else `GUTENBERG_MIRROR`).
+  package var mirrors: [String]
 
   /// A request.
   package init(
     ids: [Int], format: String? = nil, output: String? = nil, force: Bool = false,
-    quiet: Bool = false, mirror: String? = nil
+    quiet: Bool = false, mirrors: [String] = []
   ) {
     self.ids = ids
     self.format = format
     self.output = output
     self.force = force
     self.quiet = quiet
-    self.mirror = mirror
+    self.mirrors = mirrors
   }
 }

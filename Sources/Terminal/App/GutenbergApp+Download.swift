@@ -24,9 +24,9 @@ extension GutenbergApp {
       }
       format = parsed
     }
-    let mirror: DownloadMirror?
-    switch downloadMirror(request.mirror) {
-    case .success(let value): mirror = value
+    let mirrors: [DownloadMirror]
+    switch downloadMirrors(request.mirrors) {
+    case .success(let value): mirrors = value
     case .failure(let failure): return failure.status
     }
     let target: Target
@@ -44,7 +44,7 @@ extension GutenbergApp {
       if interrupts.pressedWhileIdle { return fail("interrupted", .interrupted) }
       let result = await download(
         id: id, format: format, target: target, force: request.force, quiet: request.quiet,
-        mirror: mirror, interrupts: interrupts)
+        mirrors: mirrors, interrupts: interrupts)
       switch result {
       case .success(let entry):
         output.print(entry.path)
@@ -56,17 +56,45 @@ extension GutenbergApp {
     return status
   }
 
-  /// `--mirror`, else `GUTENBERG_MIRROR`, else none.
-  func downloadMirror(_ text: String?) -> Result<DownloadMirror?, GetFailure> {
-    let environment = options.environment["GUTENBERG_MIRROR"].flatMap { $0.isEmpty ? nil : $0 }
-    guard let text = text ?? environment else { return .success(nil) }
-    guard let mirror = DownloadMirror(text) else {
-      return .failure(
-        GetFailure(
-          status: fail(
-            "--mirror: '\(Sanitizer.sanitize(text))' is not an http(s) URL", .usage)))
+  /// Every `--mirror`, else `GUTENBERG_MIRRORS`, else `GUTENBERG_MIRROR`, else none.
+  func downloadMirrors(_ texts: [String]) -> Result<[DownloadMirror], GetFailure> {
+    var mirrors: [DownloadMirror] = []
+    for text in texts {
+      guard let mirror = DownloadMirror(text) else {
+        return .failure(badMirror("--mirror", text))
+      }
+      mirrors.append(mirror)
     }
-    return .success(mirror)
+    if !mirrors.isEmpty { return .success(mirrors) }
+    if let list = options.environment["GUTENBERG_MIRRORS"], !list.isEmpty {
+      return DownloadMirror.list(list).mapError { badMirror("GUTENBERG_MIRRORS", $0.entry) }
+    }
+    if let one = options.environment["GUTENBERG_MIRROR"], !one.isEmpty {
+      guard let mirror = DownloadMirror(one) else { return .failure(badMirror("--mirror", one)) }
+      return .success([mirror])
+    }
+    return .success([])
+  }
+
+  /// `GUTENBERG_MIRRORS` else `GUTENBERG_MIRROR`, when valid: the mirrors a resume line need
+  /// not repeat.
+  var environmentMirrorList: [DownloadMirror] {
+    if let list = options.environment["GUTENBERG_MIRRORS"], !list.isEmpty,
+      case .success(let mirrors) = DownloadMirror.list(list)
+    {
+      return mirrors
+    }
+    return environmentMirror.map { [$0] } ?? []
+  }
+
+  private var environmentMirror: DownloadMirror? {
+    guard let one = options.environment["GUTENBERG_MIRROR"], !one.isEmpty else { return nil }
+    return DownloadMirror(one)
+  }
+
+  private func badMirror(_ name: String, _ text: String) -> GetFailure {
+    GetFailure(
+      status: fail("\(name): '\(Sanitizer.sanitize(text))' is not an http(s) URL", .usage))
   }
 
   /// `-o` as a file or directory; several books need a directory.
@@ -112,8 +140,11 @@ extension GutenbergApp {
   /// and the failure (printed here) with how to resume.
   func download(
     id: Int, format: BookFormat?, target: Target, force: Bool, quiet: Bool,
-    mirror: DownloadMirror?, interrupts: InterruptHandler?
+    mirrors: [DownloadMirror], interrupts: InterruptHandler?
   ) async -> Result<LibraryEntry, GetFailure> {
+    // nil: Project Gutenberg itself, when no mirror is set.
+    let sources: [DownloadMirror?] = mirrors.isEmpty ? [nil] : mirrors
+    let mirror = mirrors.first
     let minimumSpeed: MinimumSpeed?
     do {
       minimumSpeed = try options.minimumSpeed()
@@ -123,17 +154,22 @@ extension GutenbergApp {
     // Without --format, a file the server (or mirror) does not have (404, 410) hands over to
     // the next edition the book has, in the order of ``BookFormat/preference``. The editions
     // left are looked up on the first missing file only: most downloads never need them.
+    // With several mirrors, each edition is asked of every mirror in turn before the next
+    // edition: the preferred edition from any mirror beats a lesser one from the first.
     var editions: [BookFormat]?
     var current = format
     var watch: DownloadWatch
     var outcome: Result<DownloadOutcome, any Error>
+    var source = 0
+    var failures: [(mirror: DownloadMirror, reason: String)] = []
     while true {
-      let request = DownloadRequest(
-        id: id, format: current, target: target, replace: force, mirror: mirror,
+      var request = DownloadRequest(
+        id: id, format: current, target: target, replace: force, mirror: sources[source],
         stallTimeout: downloadTimeout, minimumSpeed: minimumSpeed,
         cleanTitle: { Sanitizer.title($0) },
         // --verbose: the file's requests (redirects included) too, as the API's are.
         observer: options.verbose ? Self.requestPrinter(output) : nil)
+      request.otherSources = sources.enumerated().filter { $0.offset != source }.map(\.element)
       watch = DownloadWatch(output: output, quiet: quiet)
       let show = watch.show
       let task = Task { [service] in try await service.download(request, events: show) }
@@ -145,6 +181,20 @@ extension GutenbergApp {
         task.cancel()
       }
       interrupts?.end()
+      if case .failure(let thrown) = outcome, let failed = sources[source],
+        let reason = Self.switchReason(thrown)
+      {
+        failures.append((failed, reason))
+        if source + 1 < sources.count {
+          source += 1
+          watch.meter?.clear()
+          output.printError(
+            "note: \(Sanitizer.sanitize(failed.base.absoluteString)) could not serve "
+              + "\(watch.destination?.lastPathComponent ?? "book \(id)") (\(reason)); trying "
+              + Sanitizer.sanitize(sources[source]?.base.absoluteString ?? ""))
+          continue
+        }
+      }
       guard format == nil, case .failure(let thrown) = outcome, Self.isMissingFile(thrown)
       else { break }
       var tried = current
@@ -162,9 +212,11 @@ extension GutenbergApp {
       editions = remaining
       watch.meter?.clear()
       output.printError(
-        "note: \(mirror == nil ? "Project Gutenberg" : "the mirror") has no \(tried) file of "
+        "note: \(Self.who(mirrors)) has no \(tried) file of "
           + "book \(id) (\(Self.missingStatus(thrown))); trying \(next)")
       current = next
+      source = 0
+      failures = []
     }
     let progress = watch.meter
     switch outcome {
@@ -201,8 +253,8 @@ extension GutenbergApp {
       }
       return .failure(
         report(
-          failure, id: id, format: current, target: target, mirror: mirror,
-          destination: destination))
+          failure, id: id, format: current, target: target, mirrors: mirrors,
+          destination: destination, failures: sources.count > 1 ? failures : []))
     }
   }
 
@@ -210,6 +262,36 @@ extension GutenbergApp {
   private func editionsToTry(id: Int) async -> [BookFormat] {
     guard let book = try? await service.book(id: id).book else { return [] }
     return BookFormat.preference.filter { $0.pick(from: book.formats) != nil }
+  }
+
+  /// Who lacked a file, in the note that moves on to the next edition.
+  static func who(_ mirrors: [DownloadMirror]) -> String {
+    switch mirrors.count {
+    case 0: "Project Gutenberg"
+    case 1: "the mirror"
+    default: "none of the \(mirrors.count) mirrors"
+    }
+  }
+
+  /// Why the mirror could not serve the file, when another mirror may: it has no such file
+  /// (404, 410), fails (5xx), cannot be reached or stalls. Nil for the failures another mirror
+  /// would not change (Ctrl-C, the disk, an existing file).
+  static func switchReason(_ thrown: any Error) -> String? {
+    guard case .download(let failure) = CatalogError(thrown) else { return nil }
+    switch failure {
+    case .server(.http(let status, _, _)), .server(.serverError(let status, _)),
+      .failedAfterRetries(.serverError(let status, _), _, _):
+      return "HTTP \(status)"
+    case .stalled(_, let after, _, _):
+      return "nothing received for \(DownloadError.seconds(after))"
+    case .server(.unreachable(_, let reason)),
+      .failedAfterRetries(.unreachable(_, let reason), _, _):
+      return Sanitizer.sanitize(reason)
+    case .server, .failedAfterRetries, .lengthMismatch, .tooManyRedirects, .redirectRefused:
+      return Sanitizer.sanitize(failure.description)
+    case .interrupted, .disk, .exists:
+      return nil
+    }
   }
 
   /// True when the download failed because the server has no such file (404 or 410).
@@ -265,24 +347,32 @@ extension GutenbergApp {
 
   /// Prints why a download failed, and how to resume when a part was kept.
   func report(
-    _ error: DownloadError, id: Int, format: BookFormat?, target: Target, mirror: DownloadMirror?,
-    destination: URL?
+    _ error: DownloadError, id: Int, format: BookFormat?, target: Target,
+    mirrors: [DownloadMirror], destination: URL?,
+    failures: [(mirror: DownloadMirror, reason: String)] = []
   ) -> GetFailure {
-    let command = resumeCommand(id: id, format: format, target: target, mirror: mirror)
+    let command = resumeCommand(id: id, format: format, target: target, mirrors: mirrors)
     let kept =
       if error.resumable, let destination {
         "; the partial file \(destination.path).part is kept: run `\(command)` to resume"
       } else { "" }
-    let text = Sanitizer.sanitize(error.description) + kept + Self.mirrorHint(error, mirror: mirror)
-    let status = fail(text, ExitStatus(error))
+    // Every mirror failed: one line naming each and why; the file is unavailable (69).
+    let head =
+      failures.isEmpty
+      ? Sanitizer.sanitize(error.description)
+      : "no mirror could serve book \(id): "
+        + failures.map { "\(Sanitizer.sanitize($0.mirror.base.absoluteString)) (\($0.reason))" }
+        .joined(separator: ", ")
+    let text = head + kept + Self.mirrorHint(error, mirror: mirrors.first)
+    let status = fail(text, failures.isEmpty ? ExitStatus(error) : .unavailable)
     // Ctrl-C: the shell's convention, so a script can tell it from a failed download.
     return GetFailure(status: status, interrupted: status == .interrupted)
   }
 
   /// The `gutenberg get` line that resumes this download: every option that decides where the
-  /// bytes come from and go (`--format`, `-o`, `--data-dir`, `--server`, a `--mirror` not set by
-  /// `GUTENBERG_MIRROR`), quoted for a shell.
-  func resumeCommand(id: Int, format: BookFormat?, target: Target, mirror: DownloadMirror?)
+  /// bytes come from and go (`--format`, `-o`, `--data-dir`, `--server`, every `--mirror` when
+  /// they are not the environment's), quoted for a shell.
+  func resumeCommand(id: Int, format: BookFormat?, target: Target, mirrors: [DownloadMirror])
     -> String
   {
     var words = ["gutenberg", "get", "\(id)"]
@@ -301,8 +391,9 @@ extension GutenbergApp {
       words += ["--data-dir", URL(fileURLWithPath: directory).standardized.path]
     }
     if let server = options.server { words += ["--server", server] }
-    let environment = options.environment["GUTENBERG_MIRROR"].flatMap(DownloadMirror.init)
-    if let mirror, mirror != environment { words += ["--mirror", mirror.base.absoluteString] }
+    if mirrors != environmentMirrorList {
+      for mirror in mirrors { words += ["--mirror", mirror.base.absoluteString] }
+    }
     return words.map(Self.shellQuoted).joined(separator: " ")
   }
 

@@ -23,9 +23,9 @@ extension GutenbergApp {
     {
       return .success((entry, true))
     }
-    let mirror: DownloadMirror?
-    switch downloadMirror(mirrorText) {
-    case .success(let value): mirror = value
+    let mirrors: [DownloadMirror]
+    switch downloadMirrors(mirrorText.map { [$0] } ?? []) {
+    case .success(let value): mirrors = value
     case .failure(let failure): return .failure(failure)
     }
     let directory = libraryDirectory
@@ -44,7 +44,7 @@ extension GutenbergApp {
     // Our own directory: a file left there without a library row is ours to replace.
     let result = await download(
       id: id, format: format, target: .directory(directory), force: true, quiet: false,
-      mirror: mirror, interrupts: interrupts)
+      mirrors: mirrors, interrupts: interrupts)
     // A failed first download leaves no empty directory behind (rmdir keeps a non-empty one).
     if case .failure = result, !existed { rmdir(directory.path) }
     // Ctrl-C just after the download (before the pager): stop here, with 130.

@@ -1,0 +1,142 @@
+import Foundation
+import GutendexServer
+import TestTraits
+import Testing
+
+@testable import TestSupport
+
+/// Several `--mirror`s stand in for each other (issue 28 item 5): a file the first cannot serve
+/// is fetched from the next, with one note per switch; a part one mirror left is resumed at the
+/// next only when its copy has the same validator and size; when every mirror fails, one error
+/// line names them all.
+@Suite(.serialized, .ownThread)
+struct MirrorFailoverTests {
+  static let epubSize = 200_000
+
+  /// `server`'s URL without the trailing slash, as the notes print a mirror.
+  static func base(_ server: TestServer) -> String {
+    let text = server.url.absoluteString
+    return text.hasSuffix("/") ? String(text.dropLast()) : text
+  }
+
+  @Test func aMirrorWithoutTheFileHandsOverToTheNext() async throws {
+    let api = try await TestServer.start()
+    let empty = try await TestServer.start()
+    let full = try await TestServer.start()
+    try BookFiles.serve84(on: full.server, epubSize: Self.epubSize)
+    let app = try Gutenberg()
+    defer { app.cleanUp() }
+    let output = app.root.appendingPathComponent("84.epub")
+
+    let run = try await app.run([
+      "get", "84", "--format", "epub", "-o", output.path, "--server", api.url.absoluteString,
+      "--mirror", Self.base(empty), "--mirror", Self.base(full),
+    ])
+    await api.stop()
+    await empty.stop()
+    await full.stop()
+
+    #expect(run.status == 0, "\(run)")
+    let notes = run.errLines.filter { $0.hasPrefix("note: ") }
+    #expect(
+      notes == [
+        "note: \(Self.base(empty)) could not serve 84.epub (HTTP 404); trying \(Self.base(full))"
+      ], "\(run)")
+    #expect(
+      try Data(contentsOf: output)
+        == ServedFile.generatedBytes(offset: 0, count: Self.epubSize))
+  }
+
+  /// The first mirror sends half the file, then nothing; the second continues the part when
+  /// its copy has the same ETag, and starts over (sending the whole file) when it has another.
+  @Test(arguments: [true, false])
+  func aStalledMirrorHandsOverAndThePartFollowsTheValidator(sameValidator: Bool) async throws {
+    let api = try await TestServer.start()
+    let stalling = try await TestServer.start()
+    let next = try await TestServer.start()
+    try BookFiles.serve84(on: stalling.server, epubSize: Self.epubSize)
+    stalling.server.faults = FaultPlan(stallMidBody: true)
+    let copy = ServedFile(
+      content: .generated(size: Self.epubSize), contentType: "application/epub+zip",
+      etag: sameValidator ? "\"v1\"" : "\"v2\"")
+    try BookFiles.serve84(on: next.server, epub: copy)
+    let app = try Gutenberg()
+    defer { app.cleanUp() }
+    let output = app.root.appendingPathComponent("84.epub")
+
+    let run = try await app.run([
+      "get", "84", "--timeout", "2", "--format", "epub", "-o", output.path, "--server",
+      api.url.absoluteString, "--mirror", Self.base(stalling), "--mirror", Self.base(next),
+    ])
+    let sentByNext = next.server.bodyBytesSent
+    await api.stop()
+    await stalling.stop()
+    await next.stop()
+
+    #expect(run.status == 0, "\(run)")
+    let notes = run.errLines.filter { $0.hasPrefix("note: ") }
+    #expect(
+      notes == [
+        "note: \(Self.base(stalling)) could not serve 84.epub (nothing received for 2 s); "
+          + "trying \(Self.base(next))"
+      ], "\(run)")
+    #expect(
+      try Data(contentsOf: output)
+        == ServedFile.generatedBytes(offset: 0, count: Self.epubSize))
+    if sameValidator {
+      #expect(sentByNext <= Self.epubSize / 2, "resumed: \(run)")
+    } else {
+      #expect(sentByNext == Self.epubSize, "started over: \(run)")
+    }
+  }
+
+  @Test func everyMirrorFailingIsOneErrorNamingThem() async throws {
+    let api = try await TestServer.start()
+    let first = try await TestServer.start()
+    let second = try await TestServer.start()
+    let app = try Gutenberg()
+    defer { app.cleanUp() }
+    let output = app.root.appendingPathComponent("84.epub")
+
+    let run = try await app.run([
+      "get", "84", "--format", "epub", "-o", output.path, "--server", api.url.absoluteString,
+      "--mirror", Self.base(first), "--mirror", Self.base(second),
+    ])
+    await api.stop()
+    await first.stop()
+    await second.stop()
+
+    #expect(run.status == 69, "\(run)")
+    let errors = run.errLines.filter { $0.hasPrefix("error: ") }
+    #expect(
+      errors == [
+        "error: no mirror could serve book 84: \(Self.base(first)) (HTTP 404), "
+          + "\(Self.base(second)) (HTTP 404)"
+      ], "\(run)")
+    #expect(!FileManager.default.fileExists(atPath: output.path))
+  }
+
+  @Test func theMirrorsListInTheEnvironmentStandInForEachOther() async throws {
+    let api = try await TestServer.start()
+    let empty = try await TestServer.start()
+    let full = try await TestServer.start()
+    try BookFiles.serve84(on: full.server, epubSize: Self.epubSize)
+    var app = try Gutenberg()
+    defer { app.cleanUp() }
+    app.extraEnvironment["GUTENBERG_MIRRORS"] = "\(Self.base(empty)), \(Self.base(full))"
+    let output = app.root.appendingPathComponent("84.epub")
+
+    let run = try await app.run([
+      "get", "84", "--format", "epub", "-o", output.path, "--server", api.url.absoluteString,
+    ])
+    await api.stop()
+    await empty.stop()
+    await full.stop()
+
+    #expect(run.status == 0, "\(run)")
+    #expect(run.err.contains("trying \(Self.base(full))"), "\(run)")
+    #expect(
+      try Data(contentsOf: output)
+        == ServedFile.generatedBytes(offset: 0, count: Self.epubSize))
+  }
+}
