@@ -116,6 +116,39 @@ struct MirrorFailoverTests {
     #expect(!FileManager.default.fileExists(atPath: output.path))
   }
 
+  /// Both mirrors stall: the part is kept, and the line that resumes it repeats every mirror.
+  @Test func theResumeLineRepeatsEveryMirror() async throws {
+    let api = try await TestServer.start()
+    let first = try await TestServer.start()
+    let second = try await TestServer.start()
+    for mirror in [first, second] {
+      try BookFiles.serve84(on: mirror.server, epubSize: Self.epubSize)
+      mirror.server.faults = FaultPlan(stallMidBody: true)
+    }
+    let app = try Gutenberg()
+    defer { app.cleanUp() }
+    let output = app.root.appendingPathComponent("84.epub")
+
+    let run = try await app.run([
+      "get", "84", "--timeout", "2", "--format", "epub", "-o", output.path, "--server",
+      api.url.absoluteString, "--mirror", Self.base(first), "--mirror", Self.base(second),
+    ])
+    await api.stop()
+    await first.stop()
+    await second.stop()
+
+    #expect(run.status == 69, "\(run)")
+    let errors = run.errLines.filter { $0.hasPrefix("error: ") }
+    #expect(errors.count == 1, "\(run)")
+    let error = try #require(errors.first)
+    #expect(
+      error.hasPrefix("error: no mirror could serve book 84: \(Self.base(first)) ("), "\(error)")
+    #expect(
+      error.contains("--mirror \(Self.base(first)) --mirror \(Self.base(second))` to resume"),
+      "\(error)")
+    #expect(FileManager.default.fileExists(atPath: output.path + ".part"))
+  }
+
   @Test func theMirrorsListInTheEnvironmentStandInForEachOther() async throws {
     let api = try await TestServer.start()
     let empty = try await TestServer.start()
