@@ -149,6 +149,47 @@ struct MirrorFailoverTests {
     #expect(FileManager.default.fileExists(atPath: output.path + ".part"))
   }
 
+  /// The second mirror has another version (ETag) and stalls too: its part starts over, and
+  /// the first mirror's part is kept beside it (`.part.prev`) until a download completes.
+  @Test func anotherVersionsPartIsKeptUntilTheNewOneCompletes() async throws {
+    let api = try await TestServer.start()
+    let first = try await TestServer.start()
+    let second = try await TestServer.start()
+    try BookFiles.serve84(on: first.server, epubSize: Self.epubSize)
+    let other = ServedFile(
+      content: .generated(size: Self.epubSize), contentType: "application/epub+zip",
+      etag: "\"v2\"")
+    try BookFiles.serve84(on: second.server, epub: other)
+    first.server.faults = FaultPlan(stallMidBody: true)
+    second.server.faults = FaultPlan(stallMidBody: true)
+    let app = try Gutenberg()
+    defer { app.cleanUp() }
+    let output = app.root.appendingPathComponent("84.epub")
+    let common = [
+      "get", "84", "--timeout", "2", "--format", "epub", "-o", output.path, "--server",
+      api.url.absoluteString,
+    ]
+
+    let failed = try await app.run(
+      common + ["--mirror", Self.base(first), "--mirror", Self.base(second)])
+    #expect(failed.status == 69, "\(failed)")
+    let kept = try Data(contentsOf: URL(fileURLWithPath: output.path + ".part.prev"))
+    #expect(!kept.isEmpty, "\(failed)")
+    #expect(kept == ServedFile.generatedBytes(offset: 0, count: kept.count))
+    #expect(FileManager.default.fileExists(atPath: output.path + ".part"), "\(failed)")
+
+    second.server.faults = .none
+    let done = try await app.run(common + ["--mirror", Self.base(second)])
+    await api.stop()
+    await first.stop()
+    await second.stop()
+    #expect(done.status == 0, "\(done)")
+    #expect(
+      try Data(contentsOf: output)
+        == ServedFile.generatedBytes(offset: 0, count: Self.epubSize))
+    #expect(!FileManager.default.fileExists(atPath: output.path + ".part.prev"), "\(done)")
+  }
+
   @Test func theMirrorsListInTheEnvironmentStandInForEachOther() async throws {
     let api = try await TestServer.start()
     let empty = try await TestServer.start()

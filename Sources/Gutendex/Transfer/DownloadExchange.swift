@@ -110,6 +110,7 @@ final class DownloadExchange: Sendable {
       let total = head.header("content-length").flatMap { Int64($0) }
       let reason: DownloadResult.Restart? =
         resume.map { validator != $0.info.validator ? .validatorChanged : .rangeNotSupported }
+      setAsideIfForeign()
       let sink = try open(truncate: true)
       let takesRanges = head.header("accept-ranges")?.lowercased().contains("bytes") == true
       if takesRanges, let validator {
@@ -129,15 +130,18 @@ final class DownloadExchange: Sendable {
       guard let resume, let range = Self.contentRange(head.header("content-range")),
         range.first == resume.offset
       else {
+        setAsideIfForeign()
         set(.restart(.rangeNotSupported))
         return .stop
       }
       if let validator, validator != resume.info.validator {
+        setAsideIfForeign()
         set(.restart(.validatorChanged))
         return .stop
       }
       // Another mirror's copy with the same validator but another size is another file.
       if let known = resume.info.total, let total = range.total, known != total {
+        setAsideIfForeign()
         set(.restart(.validatorChanged))
         return .stop
       }
@@ -191,6 +195,13 @@ final class DownloadExchange: Sendable {
 
   private func set(_ outcome: Outcome) {
     state.withLock { $0.outcome = outcome }
+  }
+
+  /// A part another mirror left, which this one will not continue, is set aside rather than
+  /// overwritten: it is kept until the new download completes.
+  private func setAsideIfForeign() {
+    guard let resume, resume.info.url != original.absoluteString else { return }
+    partial.setAside()
   }
 
   private func open(truncate: Bool) throws(FileSink.Failure) -> FileSink {

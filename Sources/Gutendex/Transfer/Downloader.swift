@@ -259,6 +259,7 @@ public final class Downloader: Sendable {
       unlink(part)
     }
     partial.removeInfo()
+    partial.removeAside()
     FileSink.syncDirectory(destination.deletingLastPathComponent().path)
     return DownloadResult(
       path: destination, size: partial.sizeOf(path), validator: record.validator,

@@ -124,6 +124,28 @@ package struct PartialDownload: Sendable {
     DownloadFile.removeRegular(infoURL.path)
   }
 
+  /// Where ``setAside()`` keeps another mirror's part while this one starts over.
+  var asideURL: URL { URL(fileURLWithPath: destination.path + ".part.prev") }
+  var asideInfoURL: URL { URL(fileURLWithPath: destination.path + ".part.prev.info") }
+
+  /// Moves the part and its sidecar to `<name>.part.prev` (rename(2): a link put in their
+  /// place is replaced, never followed), so a part another mirror left is not lost when this
+  /// mirror's copy differs and the file starts over: it stays until the new one completes.
+  func setAside() {
+    guard case .regular = DownloadFile.kind(partURL.path),
+      case .regular = DownloadFile.kind(infoURL.path)
+    else { return }
+    if rename(partURL.path, asideURL.path) == 0 {
+      _ = rename(infoURL.path, asideInfoURL.path)
+    }
+  }
+
+  /// Removes what ``setAside()`` kept: the file is complete.
+  func removeAside() {
+    DownloadFile.removeRegular(asideURL.path)
+    DownloadFile.removeRegular(asideInfoURL.path)
+  }
+
   /// True when a part and a valid sidecar exist.
   var isResumable: Bool {
     guard case .regular = DownloadFile.kind(partURL.path), case .valid = sidecar() else {
