@@ -21,7 +21,8 @@ struct Get: GlobalOptionsCommand {
       With several mirrors, a file the first cannot serve (404 or 410, 5xx, a timeout or \
       stall, a refused connection) is tried at the next, with a note. A part file left by one \
       mirror is resumed at the next only when its copy has the same validator (ETag or \
-      Last-Modified) and size; otherwise the file starts over there. Without --format every \
+      Last-Modified) and size; otherwise the file starts over there (the old part kept as \
+      <name>.part.prev until the new one completes). Without --format every \
       mirror is asked for the preferred edition before the next edition is tried.
       """)
 

@@ -213,4 +213,15 @@ struct MirrorFailoverTests {
       try Data(contentsOf: output)
         == ServedFile.generatedBytes(offset: 0, count: Self.epubSize))
   }
+
+  @Test func getHelpDocumentsSeveralMirrors() async throws {
+    let app = try Gutenberg()
+    defer { app.cleanUp() }
+    let help = try await app.run(["get", "--help"])
+    #expect(help.status == 0, "\(help)")
+    let text = help.out.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    #expect(text.contains("GUTENBERG_MIRRORS"), "\(help)")
+    #expect(text.contains("is tried at the next"), "\(help)")
+    #expect(text.contains("repeatable"), "\(help)")
+  }
 }
