@@ -28,7 +28,8 @@ struct CatalogueSyncTests {
   }()
 
   static func client(_ url: URL) -> GutendexClient {
-    GutendexClient(server: url, transport: CurlTransport(), timeout: .seconds(30))
+    // A whole-request deadline for each page: generous, a loaded machine is slow, not broken.
+    GutendexClient(server: url, transport: CurlTransport(), timeout: .seconds(120))
   }
 
   @Test func aSyncFetchesNewBooksPageByPageThenStopsAtAWholeKnownPage() async throws {
