@@ -11,8 +11,8 @@ import Testing
 struct StoreLockTests {
   /// Polls the child's standard error until it holds `text` or `timeout` passes.
   static func waitForError(_ child: ChildProcess, _ text: String, timeout: Duration) async -> Bool {
-    let deadline = ContinuousClock.now + timeout
-    while ContinuousClock.now < deadline {
+    let deadline = StarvedDeadline(timeout)
+    while !deadline.hasPassed {
       if String(decoding: child.stderr, as: UTF8.self).contains(text) { return true }
       try? await Task.sleep(for: .milliseconds(20))
     }

@@ -12,7 +12,7 @@ import Testing
   @Test func successDecodesAndSendsJSONHeaders() async throws {
     let mock = MockTransport.success(
       body: Fake.book(84), headers: ["content-type": "application/json; charset=utf-8"])
-    let book = try await Fake.client(mock).book(id: 84)
+    let book = try await Fake.client(mock, timeout: .seconds(15)).book(id: 84)
     #expect(book.id == 84)
     #expect(book.title == "Book 84")
     let request = try #require(mock.requests.first)

@@ -299,16 +299,17 @@ public final class ChildProcess: Sendable {
   /// Standard output so far as text (invalid UTF-8 repaired).
   public var stdoutText: String { String(decoding: stdout, as: UTF8.self) }
 
-  /// Waits until `predicate` holds for the standard output so far, or `timeout` passes, or
-  /// the child ends; returns whether it held.
+  /// Waits until `predicate` holds for the standard output so far, or `timeout` passes
+  /// (time the machine was starved of CPU not counted: ``StarvedDeadline``), or the child ends;
+  /// returns whether it held.
   public func waitForOutput(
     timeout: Duration = Awaiting.standard, _ predicate: (String) -> Bool
   ) async -> Bool {
-    let deadline = ContinuousClock.now + timeout
+    let deadline = StarvedDeadline(timeout)
     while true {
       if predicate(stdoutText) { return true }
       let ended = state.withLock { $0.exit != nil && $0.stdoutClosed }
-      if ended || ContinuousClock.now > deadline { return predicate(stdoutText) }
+      if ended || deadline.hasPassed { return predicate(stdoutText) }
       try? await Task.sleep(for: .milliseconds(10))
     }
   }
@@ -331,9 +332,10 @@ public final class ChildProcess: Sendable {
     }
   }
 
-  /// Waits for the child to end and its output to be read; kills it at `timeout`.
+  /// Waits for the child to end and its output to be read; kills it at `timeout` (time the
+  /// machine was starved of CPU not counted: ``StarvedDeadline``).
   public func wait(timeout: Duration = .seconds(60)) async -> Exit {
-    let deadline = ContinuousClock.now + timeout
+    let deadline = StarvedDeadline(timeout)
     var killed = false
     while true {
       // VmHWM only grows, so the last value read before the exit is the peak (short of the
@@ -348,7 +350,7 @@ public final class ChildProcess: Sendable {
         closeInput()
         return done
       }
-      if !killed, ContinuousClock.now > deadline {
+      if !killed, deadline.hasPassed {
         killed = true
         state.withLock { state in
           state.killedForTimeout = true

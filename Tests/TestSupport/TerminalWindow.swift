@@ -62,14 +62,15 @@ struct TerminalWindow {
     try await tmux(["resize-window", "-x", String(columns), "-y", String(rows)])
   }
 
-  /// Polls the screen until `predicate` holds: whether it did before the deadline, and the
-  /// last screen seen (for the failure's message).
+  /// Polls the screen until `predicate` holds: whether it did before the deadline (time the
+  /// machine was starved of CPU not counted), and the last screen seen (for the failure's
+  /// message).
   func waitForScreen(
     timeout: Duration = .seconds(60), _ predicate: ([String]) -> Bool
   ) async throws -> (held: Bool, screen: String) {
-    let deadline = ContinuousClock.now + timeout
+    let deadline = StarvedDeadline(timeout)
     var last: [String] = []
-    while ContinuousClock.now < deadline {
+    while !deadline.hasPassed {
       last = try await screen()
       if predicate(last) { return (true, last.joined(separator: "\n")) }
       try await Task.sleep(for: .milliseconds(50))
