@@ -131,9 +131,7 @@ extension CatalogService {
       // The server's own copy since the last sync: asked once already, summary or not.
       return (book, .local(name: local.name))
     } else {
-      guard let client = try? local.client(), let book = try? await client.book(id: id) else {
-        return nil
-      }
+      guard let book = try? local.store().book(id: id) else { return nil }
       found = book
     }
     if found.summaries?.isEmpty ?? true, network.current != .simulatedOffline,

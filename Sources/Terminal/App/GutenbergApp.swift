@@ -84,9 +84,7 @@ package final class GutenbergApp {
 
   /// The catalogue built into the program, the last fallback (loaded on first use).
   static func embeddedCatalogue() -> LocalCatalogue {
-    LocalCatalogue(
-      name: "embedded catalogue of \(EmbeddedCatalogue.snapshotDate)", hasSummaries: false,
-      makeTransport: { EmbeddedTransport() })
+    LocalCatalogue.embedded()
   }
 
   static func requestPrinter(_ output: TerminalOutput) -> @Sendable (RequestEvent) -> Void {
