@@ -108,6 +108,27 @@ struct BoundedSyncTests {
     #expect(directory.files.readCursor() == nil, "the endless walk is not resumed")
   }
 
+  /// A sync that meets another's lock is told apart by the error's kind (never by its text),
+  /// which names the holder; the line people read is unchanged.
+  @Test func aSyncThatMeetsAnothersLockIsBusyByTypeAndNamesItsHolder() async throws {
+    let directory = Directory()
+    defer { directory.cleanUp() }
+    try directory.files.createDirectory()
+    let held = try SyncLock(directory.files.lockURL)
+    defer { held.release() }
+    let refused = #expect(throws: SyncFileError.self) { try SyncLock(directory.files.lockURL) }
+    #expect(refused?.kind == .locked(by: getpid()))
+    #expect(refused?.description == "another sync of this data directory is running")
+
+    let server = EndlessServer(descending: true, count: 1)
+    let outcome = await CatalogueSync(client: Self.client(server), files: directory.files).run(
+      holdings: [])
+    #expect(outcome.run.cause == .busy, "\(outcome.run)")
+    #expect(outcome.run.result == .failed)
+    #expect(outcome.run.note == "another sync of this data directory is running")
+    #expect(server.pagesServed == 0)
+  }
+
   @Test func booksSeenWhileBrowsingStopBeingKeptPastTheirBound() throws {
     let directory = Directory()
     defer { directory.cleanUp() }

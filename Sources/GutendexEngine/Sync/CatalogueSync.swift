@@ -112,7 +112,7 @@ public struct CatalogueSync: Sendable {
       lock = try SyncLock(files.lockURL)
     } catch {
       run.note = error.description
-      run.cause = error.description.hasPrefix("another sync") ? .busy : .files
+      if case .locked = error.kind { run.cause = .busy } else { run.cause = .files }
       return finish(nil)
     }
     defer { lock.release() }
