@@ -64,7 +64,7 @@ let package = Package(
       name: "CEditLine", path: "Sources/CEditLine", pkgConfig: "libedit",
       providers: [.apt(["libedit-dev"])]),
     // Line-mode rendering and the interactive session, kept out of `main` so tests can drive it.
-    .target(name: "Terminal", dependencies: ["Catalog", "GutendexEngine", "CEditLine"]),
+    .target(name: "Terminal", dependencies: ["Catalog", "CEditLine"]),
     .executableTarget(
       name: "gutenberg",
       dependencies: [

@@ -26,6 +26,8 @@ protocol BookColumns {
   func authorNameFlags(containing needle: [UInt8]) -> [Bool]
   /// A flag per distinct subject or bookshelf: does its upper-folded form contain `needle`?
   func topicFlags(containing needle: [UInt8]) -> [Bool]
+  /// Every distinct language code, in the catalogue's own order.
+  var languageCodes: [String] { get }
   /// A flag per distinct language code: is it one of `codes`?
   func languageFlags(codes: [String]) -> [Bool]
   /// A flag per distinct MIME type: does it start with `prefix`?

@@ -38,87 +38,89 @@ extension GutendexEngine {
     }
 
     let filter = BookFilter(query: query)
+    switch route {
+    case .list:
+      switch listBody(filter: filter, query: query, link: reply.link) {
+      case .success(let body): return reply.json(200, body, allow: route.allow)
+      case .failure(.invalidPage): return reply.detail(404, "Invalid page.")
+      case .failure(.damaged(let reason)): return Self.damaged(reason, reply: reply)
+      }
+    case .detail(let rawID, _):
+      guard let id = PythonInt.parse(rawID) else { return reply.detail(404, "Not found.") }
+      switch detailBody(filter: filter, id: id) {
+      case .success(let body?): return reply.json(200, body, allow: route.allow)
+      case .success(nil): return reply.detail(404, "No Book matches the given query.")
+      case .failure(.invalidPage): return reply.detail(404, "Invalid page.")
+      case .failure(.damaged(let reason)): return Self.damaged(reason, reply: reply)
+      }
+    case .home:
+      return reply.homePage()
+    }
+  }
+
+  /// The JSON of the list page `query` asks for (its `page`, else the first) of the books
+  /// `filter` finds over the base and the delta, links built by `link` from a query string.
+  func listBody(filter: BookFilter, query: QueryString, link: (String) -> String)
+    -> Result<[UInt8], QueryFailure>
+  {
     switch storage {
     case .memory(let books):
-      return answer(route: route, filter: filter, query: query, reply: reply, books: books)
+      return list(matches: filter.positions(in: books), query: query, link: link) {
+        position throws(EngineError) in try books.record(at: Int(position))
+      }
     case .mapped(let books):
-      if let delta {
-        return answer(
-          route: route, filter: filter, query: query, reply: reply, base: books, delta: delta)
+      guard let delta else {
+        return list(matches: filter.positions(in: books), query: query, link: link) {
+          position throws(EngineError) in try books.record(at: Int(position))
+        }
       }
-      return answer(route: route, filter: filter, query: query, reply: reply, books: books)
+      return list(matches: hits(filter, base: books, delta: delta), query: query, link: link) {
+        hit throws(EngineError) in
+        hit.inDelta
+          ? try delta.record(at: Int(hit.position)) : try books.record(at: Int(hit.position))
+      }
     }
   }
 
-  /// The answer over the base and the delta together (see ``hits(_:base:delta:only:)``).
-  private func answer(
-    route: Route, filter: BookFilter, query: QueryString, reply: Reply, base: MappedCatalogue,
-    delta: MappedCatalogue
-  ) -> HTTPResponse {
-    func record(_ hit: Hit) throws(EngineError) -> BookRecord {
-      hit.inDelta
-        ? try delta.record(at: Int(hit.position)) : try base.record(at: Int(hit.position))
-    }
-    switch route {
-    case .list:
-      return list(matches: hits(filter, base: base, delta: delta), query: query, reply: reply) {
-        hit throws(EngineError) in try record(hit)
+  /// The JSON of book `id` when `filter` keeps it (a delta copy first), nil when none does.
+  func detailBody(filter: BookFilter, id: Int) -> Result<[UInt8]?, QueryFailure> {
+    do throws(EngineError) {
+      switch storage {
+      case .memory(let books):
+        guard let position = filter.positions(in: books, only: id).first else {
+          return .success(nil)
+        }
+        return .success(try books.record(at: Int(position)).json)
+      case .mapped(let books):
+        guard let delta else {
+          guard let position = filter.positions(in: books, only: id).first else {
+            return .success(nil)
+          }
+          return .success(try books.record(at: Int(position)).json)
+        }
+        guard let hit = hits(filter, base: books, delta: delta, only: id).first else {
+          return .success(nil)
+        }
+        let record =
+          hit.inDelta
+          ? try delta.record(at: Int(hit.position)) : try books.record(at: Int(hit.position))
+        return .success(record.json)
       }
-    case .detail(let rawID, _):
-      guard let id = PythonInt.parse(rawID) else { return reply.detail(404, "Not found.") }
-      guard let hit = hits(filter, base: base, delta: delta, only: id).first else {
-        return reply.detail(404, "No Book matches the given query.")
-      }
-      do {
-        return reply.json(200, try record(hit).json, allow: route.allow)
-      } catch {
-        return Self.damaged(error, reply: reply)
-      }
-    case .home:
-      return reply.homePage()
-    }
-  }
-
-  private func answer(
-    route: Route, filter: BookFilter, query: QueryString, reply: Reply, books: some BookColumns
-  ) -> HTTPResponse {
-    switch route {
-    case .list:
-      return list(filter: filter, query: query, reply: reply, books: books)
-    case .detail(let rawID, _):
-      guard let id = PythonInt.parse(rawID) else { return reply.detail(404, "Not found.") }
-      let matches = filter.positions(in: books, only: id)
-      guard let position = matches.first else {
-        return reply.detail(404, "No Book matches the given query.")
-      }
-      do {
-        return reply.json(200, try books.record(at: Int(position)).json, allow: route.allow)
-      } catch {
-        return Self.damaged(error, reply: reply)
-      }
-    case .home:
-      return reply.homePage()
+    } catch {
+      return .failure(.damaged(error.description))
     }
   }
 
   /// A 500 for a record that cannot be read (a damaged catalogue file): never a wrong book.
-  private static func damaged(_ error: EngineError, reply: Reply) -> HTTPResponse {
-    reply.detail(500, "The catalogue is damaged: \(error.description)")
-  }
-
-  private func list(
-    filter: BookFilter, query: QueryString, reply: Reply, books: some BookColumns
-  ) -> HTTPResponse {
-    list(matches: filter.positions(in: books), query: query, reply: reply) {
-      position throws(EngineError) in try books.record(at: Int(position))
-    }
+  private static func damaged(_ reason: String, reply: Reply) -> HTTPResponse {
+    reply.detail(500, "The catalogue is damaged: \(reason)")
   }
 
   /// A page of `matches` (the books a query found, in order), as the server paginates them.
   private func list<Match>(
-    matches: [Match], query: QueryString, reply: Reply,
+    matches: [Match], query: QueryString, link: (String) -> String,
     record: (Match) throws(EngineError) -> BookRecord
-  ) -> HTTPResponse {
+  ) -> Result<[UInt8], QueryFailure> {
     let count = matches.count
     let pages = max(1, (count + Self.pageSize - 1) / Self.pageSize)
     let requested = query.value("page").flatMap { $0.isEmpty ? nil : $0 } ?? "1"
@@ -127,7 +129,7 @@ extension GutendexEngine {
       page = pages
     } else {
       guard let number = PythonInt.parse(requested), number >= 1, number <= pages else {
-        return reply.detail(404, "Invalid page.")
+        return .failure(.invalidPage)
       }
       page = number
     }
@@ -139,13 +141,13 @@ extension GutendexEngine {
     json.int(count)
     json.raw(#","next":"#)
     if page < pages {
-      json.string(reply.link(query.linkQuery(page: page + 1)))
+      json.string(link(query.linkQuery(page: page + 1)))
     } else {
       json.raw("null")
     }
     json.raw(#","previous":"#)
     if page > 1 {
-      json.string(reply.link(query.linkQuery(page: page == 2 ? nil : page - 1)))
+      json.string(link(query.linkQuery(page: page == 2 ? nil : page - 1)))
     } else {
       json.raw("null")
     }
@@ -155,11 +157,11 @@ extension GutendexEngine {
       do {
         try record(match).write(to: &json)
       } catch {
-        return Self.damaged(error, reply: reply)
+        return .failure(.damaged(error.description))
       }
     }
     json.raw("]}")
-    return reply.json(200, json.bytes, allow: Route.list(format: nil).allow)
+    return .success(json.bytes)
   }
 
   /// DRF's negotiation with only a JSON renderer: no Accept, `*/*`, `application/*` or

@@ -197,6 +197,8 @@ final class MappedCatalogue: BookColumns, @unchecked Sendable {
 
   func topicFlags(containing needle: [UInt8]) -> [Bool] { topics.entries(containing: needle) }
 
+  var languageCodes: [String] { (0..<languages.count).map(languages.string) }
+
   func languageFlags(codes: [String]) -> [Bool] {
     let wanted = codes.map { Array($0.utf8) }
     return (0..<languages.count).map { index in

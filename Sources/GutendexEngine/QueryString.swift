@@ -16,6 +16,11 @@ struct QueryString: Sendable {
     self.pairs = pairs
   }
 
+  /// Decoded pairs as they are (a typed query's parameters: nothing to parse).
+  init(pairs: [(key: String, value: String)]) {
+    self.pairs = pairs
+  }
+
   /// The last value given for `key` (Django's `QueryDict.get`), nil when absent.
   func value(_ key: String) -> String? {
     pairs.last { $0.key == key }?.value

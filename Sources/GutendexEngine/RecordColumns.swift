@@ -29,6 +29,8 @@ struct RecordColumns: BookColumns, Sendable {
   func topicFlags(containing needle: [UInt8]) -> [Bool] {
     index.topics.folded.entries(containing: needle)
   }
+  var languageCodes: [String] { index.languages.strings }
+
   func languageFlags(codes: [String]) -> [Bool] {
     var flags = [Bool](repeating: false, count: index.languages.count)
     for code in codes {

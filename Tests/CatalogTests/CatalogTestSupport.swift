@@ -1,5 +1,6 @@
 import Foundation
 import Gutendex
+import GutendexEngine
 import Synchronization
 import TestSupport
 import Testing
@@ -58,7 +59,15 @@ final class TestClock: Sendable {
 final class CatalogHarness: Sendable {
   let directory: URL
   let server: GutendexDouble
-  let localServer: GutendexDouble?
+  /// How many times the local catalogue was opened: it opens on its first question, so 0
+  /// means it was never asked.
+  var localCatalogueOpens: Int { localOpens.count.withLock { $0 } }
+  private let localOpens = OpenCount()
+
+  /// A count shared with the catalogue's opening closure (a `Mutex` cannot be copied into it).
+  private final class OpenCount: Sendable {
+    let count = Mutex(0)
+  }
   let clock: TestClock
   let favorites: FavoritesStore
   let cache: PageCache?
@@ -83,10 +92,13 @@ final class CatalogHarness: Sendable {
       databaseURL: directory.appendingPathComponent("favorites.sqlite"))
     self.cache =
       cache ? try PageCache(databaseURL: directory.appendingPathComponent("pages.sqlite")) : nil
-    let localServer = try localBooks.map { try GutendexDouble(books: $0) }
-    self.localServer = localServer
-    let local = localServer.map { transport in
-      LocalCatalogue(name: Self.localName, hasSummaries: false) { transport }
+    let localEngine = try localBooks.map { try GutendexEngine(books: $0.map(\.rawJSON)) }
+    let opens = localOpens
+    let local = localEngine.map { engine in
+      LocalCatalogue(name: Self.localName, hasSummaries: false) {
+        opens.count.withLock { $0 += 1 }
+        return engine
+      }
     }
     let client = GutendexClient(
       server: URL(string: "http://test.local")!, transport: server, retry: .none,

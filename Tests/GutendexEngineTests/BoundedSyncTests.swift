@@ -1,5 +1,6 @@
 import Foundation
 import Gutendex
+import GutendexServer
 import Synchronization
 import Testing
 
@@ -80,6 +81,78 @@ struct BoundedSyncTests {
     #expect(outcome.run.result == .partial, "\(outcome.run)")
     #expect(outcome.run.note?.contains("stopped going down in ids") == true, "\(outcome.run)")
     #expect(directory.files.readPending().isEmpty)
+  }
+
+  /// Issue 25 item 3: a server that keeps sending new ids, each page lower than the last, with
+  /// a count that calls for 42 pages, over real HTTP on loopback. The walk stops once the
+  /// pending list would pass its bound, which holds: nothing past it is ever written.
+  @Test func aServerThatKeepsSendingNewIdsCannotGrowThePendingListPastItsBound() async throws {
+    let directory = Directory()
+    defer { directory.cleanUp() }
+    let endless = EndlessServer(descending: true, count: 40 * 32)
+    let server = LoopbackServer(handler: endless, port: 0)
+    let url = try await server.start()
+    var sync = CatalogueSync(
+      client: GutendexClient(server: url, transport: CurlTransport(), retry: .none),
+      files: directory.files)
+    sync.pendingLimit = 10 * 32
+    let outcome = await sync.run(holdings: [])
+    await server.stop()
+
+    #expect(endless.pagesServed == 11, "\(endless.pagesServed) pages")
+    #expect(outcome.run.result == .partial, "\(outcome.run)")
+    #expect(
+      outcome.run.note?.contains("more books than a sync keeps pending (320)") == true,
+      "\(outcome.run)")
+    #expect(outcome.run.added == 10 * 32, "what it kept is merged, no more")
+    #expect(directory.files.readCursor() == nil, "the endless walk is not resumed")
+  }
+
+  /// A sync that meets another's lock is told apart by the error's kind (never by its text),
+  /// which names the holder; the line people read is unchanged.
+  @Test func aSyncThatMeetsAnothersLockIsBusyByTypeAndNamesItsHolder() async throws {
+    let directory = Directory()
+    defer { directory.cleanUp() }
+    try directory.files.createDirectory()
+    let held = try SyncLock(directory.files.lockURL)
+    defer { held.release() }
+    let refused = #expect(throws: SyncFileError.self) { try SyncLock(directory.files.lockURL) }
+    #expect(refused?.kind == .locked(by: getpid()))
+    #expect(refused?.description == "another sync of this data directory is running")
+
+    let server = EndlessServer(descending: true, count: 1)
+    let outcome = await CatalogueSync(client: Self.client(server), files: directory.files).run(
+      holdings: [])
+    #expect(outcome.run.cause == .busy, "\(outcome.run)")
+    #expect(outcome.run.result == .failed)
+    #expect(outcome.run.note == "another sync of this data directory is running")
+    #expect(server.pagesServed == 0)
+  }
+
+  @Test func booksSeenWhileBrowsingStopBeingKeptPastTheirBound() throws {
+    let directory = Directory()
+    defer { directory.cleanUp() }
+    let files = directory.files
+    let book = try #require(try SyncFixture.newBooks(1, firstID: 60_000_000).first)
+    try files.upsertSeen([book])
+    #expect(files.readPending() == [book], "kept while under the bound")
+    // A pending list at its bound (whole lines, as appends leave it).
+    let line = Data(repeating: UInt8(ascii: "x"), count: 1023) + Data([0x0A])
+    var filler = Data()
+    filler.reserveCapacity(LocalCatalogueFiles.seenLimit)
+    for _ in 0..<(LocalCatalogueFiles.seenLimit / line.count) { filler.append(line) }
+    let handle = try FileHandle(forWritingTo: files.pendingURL)
+    try handle.seekToEnd()
+    try handle.write(contentsOf: filler)
+    try handle.close()
+    let size = try #require(
+      try FileManager.default.attributesOfItem(atPath: files.pendingURL.path)[.size] as? Int)
+
+    let later = try #require(try SyncFixture.newBooks(1, firstID: 60_000_001).first)
+    try files.upsertSeen([later])
+    let after = try FileManager.default.attributesOfItem(atPath: files.pendingURL.path)[.size]
+    #expect(after as? Int == size, "not kept past the bound")
+    #expect(files.readPending().last?.starts(with: Data("xxx".utf8)) == true)
   }
 
   /// A page of the real catalogue's newest books with one book that cannot be read.

@@ -1,3 +1,4 @@
+import Catalog
 import Foundation
 import Gutendex
 import GutendexEngine
@@ -71,7 +72,8 @@ struct BrowserSuggestionTests {
   @Test(arguments: [20, 40, 60, 100])
   func theLineFitsTheWidth(width: Int) {
     let line = SuggestionLine(
-      Suggestion(parameter: "search", value: String(repeating: "misérables ", count: 30), count: 11)
+      SearchSuggestion(
+        field: .search, value: String(repeating: "misérables ", count: 30), count: 11)
     ).lines(width: width, style: .plain)
     #expect(line.count == 1)
     #expect(DisplayWidth.cells(line[0]) <= width, "\(line)")
@@ -79,8 +81,10 @@ struct BrowserSuggestionTests {
   }
 
   @Test func theProposalIsSanitized() {
-    let line = SuggestionLine(Suggestion(parameter: "search", value: "evil\u{1B}[2Jword", count: 4))
-      .lines(width: 100, style: .plain)
+    let line = SuggestionLine(
+      SearchSuggestion(field: .search, value: "evil\u{1B}[2Jword", count: 4)
+    )
+    .lines(width: 100, style: .plain)
     #expect(!line[0].unicodeScalars.contains { $0.value < 0x20 }, "\(line)")
   }
 }

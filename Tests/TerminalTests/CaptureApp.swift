@@ -87,7 +87,9 @@ final class CaptureApp {
       service: service, output: screen.output(), query: query, prefetch: false,
       now: { clock.now }, timeZone: SampleScreens.utc)
     // The browser's "did you mean", as `GutenbergApp.browse` gives it.
-    session.suggest = GutenbergApp.suggester
+    session.suggest = { [service] query, found in
+      await service.suggestions(for: query, found: found)
+    }
   }
 
   deinit {

@@ -42,7 +42,7 @@ enum StatusCapture {
       // and the daily background sync is due.
       sync: SyncStatus(
         snapshotDate: "2025-08", snapshotBooks: 76_120, syncedBooks: 1_596,
-        lastRun: SyncRun(
+        lastRun: SyncReport(
           started: at(9 * 86_400 + 60), seconds: 1.4, added: 1_020, updated: 576, requests: 35,
           result: .ok),
         lastSuccess: at(9 * 86_400), localFirst: false, freshUntil: nil, nextSyncDue: at(8 * 86_400)

@@ -1,13 +1,13 @@
+import Catalog
 import Foundation
-import GutendexEngine
 import Testing
 
 @testable import Terminal
 
 /// The one line a sync at the prompt (or in the background) ends with.
 @Suite struct SyncLineTests {
-  static func run(_ result: SyncRun.Result, note: String? = nil) -> SyncRun {
-    SyncRun(
+  static func run(_ result: SyncReport.Result, note: String? = nil) -> SyncReport {
+    SyncReport(
       started: Date(timeIntervalSince1970: 0), seconds: 0.8, added: 12, updated: 3, requests: 2,
       result: result, note: note)
   }

@@ -68,8 +68,8 @@ extension CatalogService {
   /// and library's books in `ids=` batches); favourites the server no longer has are marked.
   /// The run is returned whatever its result (and logged); only "cannot sync at all" throws.
   /// `feed` replaces the policy's feed refresh (`sync --feed`, `--feed-url`).
-  public func syncCatalogue(full: Bool = false, feed: FeedPolicy? = nil) async throws(CatalogError)
-    -> SyncRun
+  public func syncCatalogue(full: Bool = false, feed: FeedOptions? = nil)
+    async throws(CatalogError) -> SyncReport
   {
     guard let local, let files = local.files else {
       throw .localCatalogueUnavailable("there is no local catalogue to sync")
@@ -81,7 +81,7 @@ extension CatalogService {
     guard network.current != .simulatedOffline else { throw .needsNetwork("a sync") }
     let held = try await heldIDs()
     let outcome = await CatalogueSync(
-      client: client, files: files, feed: feed ?? local.policy.feed, now: now
+      client: client, files: files, feed: (feed ?? local.policy.feed)?.policy, now: now
     ).run(holdings: held, full: full)
     switch outcome.run.cause {
     case nil: network.markOnline()
@@ -104,7 +104,34 @@ extension CatalogService {
       url: "sync: \(outcome.run.added) new, \(outcome.run.updated) updated",
       origin: .local, error: outcome.run.note,
       duration: .milliseconds(Int64(outcome.run.seconds * 1000)))
-    return outcome.run
+    return SyncReport(outcome.run)
+  }
+
+  /// The last syncs recorded (at most 20), oldest first; empty before the first.
+  public func syncHistory() throws(CatalogError) -> [SyncReport] {
+    (try syncState()?.runs ?? []).map(SyncReport.init)
+  }
+
+  /// How many books the synced catalogue holds, nil before the first sync (or when its state
+  /// cannot be read).
+  public func syncCounts() -> SyncCounts? {
+    guard let state = try? syncState() else { return nil }
+    return SyncCounts(
+      books: state.bookCount, baseBooks: state.booksFromBase, addedBooks: state.booksAddedSince,
+      syncedBooks: state.syncedBooks)
+  }
+
+  /// "Did you mean" for `query`, which found `found` books: the spellings the local catalogue
+  /// knows (its synced books' too), the best first; empty when it found more than
+  /// ``SearchSuggestion/threshold`` books, has no search or topic, or there is no local
+  /// catalogue. Off the caller's actor: the first call reads the catalogue's words.
+  public func suggestions(for query: BookQuery, found: Int) async -> [SearchSuggestion] {
+    guard found <= SearchSuggestion.threshold, query.search != nil || query.topic != nil,
+      let local
+    else { return [] }
+    return await Task.detached(priority: .userInitiated) {
+      (try? local.store().suggestions(for: query, found: found)) ?? []
+    }.value
   }
 }
 
@@ -131,9 +158,7 @@ extension CatalogService {
       // The server's own copy since the last sync: asked once already, summary or not.
       return (book, .local(name: local.name))
     } else {
-      guard let client = try? local.client(), let book = try? await client.book(id: id) else {
-        return nil
-      }
+      guard let book = try? local.store().book(id: id) else { return nil }
       found = book
     }
     if found.summaries?.isEmpty ?? true, network.current != .simulatedOffline,

@@ -295,23 +295,22 @@ public final class CatalogService: Sendable {
 
   func localPage(_ query: BookQuery, reason: String?) async throws(CatalogError) -> LoadedPage {
     guard let local else { throw .notAvailableOffline("this page") }
-    let client = try local.client()
+    let store = try local.store()
     let start = ContinuousClock.now
     do {
-      let page = try await client.page(query)
+      let page = try store.page(query)
       record(
         url: "local: \(query.encoded)", origin: .local, error: nil,
         duration: ContinuousClock.now - start)
       return LoadedPage(
         query: query, page: page, source: .local(name: local.name), fallbackReason: reason)
     } catch {
-      // A cancelled prefetch is not a failure worth showing in the request log.
-      if case .cancelled = error { throw .cancelled }
-      record(url: "local: \(query.encoded)", origin: .local, error: error.description)
+      let failure = Self.localFailure(error, in: local)
+      record(url: "local: \(query.encoded)", origin: .local, error: failure.description)
       // Standing in for the server, a page the local catalogue lacks is simply not available
-      // offline; "HTTP 404 from http://localhost/..." would blame a server nobody asked.
-      if reason != nil, case .http(404, _, _) = error { throw .notAvailableOffline("this page") }
-      throw CatalogError(error)
+      // offline; the catalogue's own page count would describe a server nobody asked.
+      if reason != nil, case .pageOutOfRange = error { throw .notAvailableOffline("this page") }
+      throw failure
     }
   }
 
@@ -326,21 +325,29 @@ public final class CatalogService: Sendable {
       return (favorite.book, .favorite(savedAt: favorite.refreshedAt ?? favorite.addedAt))
     }
     if let local {
-      let client = try local.client()
+      let store = try local.store()
       do {
-        let book = try await client.book(id: id)
-        return (book, .local(name: local.name))
+        return (try store.book(id: id), .local(name: local.name))
       } catch {
         // Standing in for the server, a book the local catalogue lacks is not available
-        // offline; in local-only mode the catalogue is the source, so its 404 stands.
-        if case .http(404, _, _) = error {
+        // offline; in local-only mode the catalogue is the source, so its miss stands.
+        if case .notFound = error {
           throw mode == .localOnly ? .notInLocalCatalogue(id) : .notAvailableOffline("book \(id)")
         }
-        throw CatalogError(error)
+        throw Self.localFailure(error, in: local)
       }
     }
     if let error { throw .server(error) }
     throw .notAvailableOffline("book \(id)")
+  }
+
+  /// What a store's failure means to the front.
+  static func localFailure(_ error: CatalogueStoreError, in local: LocalCatalogue) -> CatalogError {
+    switch error {
+    case .notFound(let id): .notInLocalCatalogue(id)
+    case .pageOutOfRange(let page, let pageCount): .pageOutOfRange(page: page, pageCount: pageCount)
+    case .damaged(let reason): .localCatalogueUnavailable("the \(local.name) is damaged: \(reason)")
+    }
   }
 
   func record(

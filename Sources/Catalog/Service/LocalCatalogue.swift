@@ -5,8 +5,8 @@ import Synchronization
 
 /// A Gutendex-compatible catalogue on this machine (the embedded snapshot), loaded on first use.
 ///
-/// The catalogue layer does not know how it is built: the front hands in a closure that makes
-/// the transport (the local engine), so commands that never need it never pay for loading it.
+/// It answers through a typed ``CatalogueStore`` opened on first use, so commands that never
+/// need it never pay for mapping it.
 public final class LocalCatalogue: Sendable {
   /// How the front names it, e.g. "embedded catalogue of 2025-08".
   public var name: String { opened.withLock { $0.name } }
@@ -18,27 +18,26 @@ public final class LocalCatalogue: Sendable {
   public let policy: SyncPolicy
   /// The sync state of the catalogue in use (nil: never synced, or unreadable).
   public var openedState: SyncState? { opened.withLock { $0.state } }
-  private let makeTransport: @Sendable () throws -> any Requestable
+  private let openEngine: @Sendable () throws -> GutendexEngine
   /// Set when a damaged local catalogue was replaced by the embedded one (see
   /// ``takeDamageNote()``).
   private let damage = DamageNote()
 
-  /// The note, shared with the transport's closure (a `Mutex` cannot be copied into it).
+  /// The note, shared with the opening closure (a `Mutex` cannot be copied into it).
   private final class DamageNote: Sendable {
     let note = Mutex<String?>(nil)
   }
-  private let loaded = Mutex<GutendexClient?>(nil)
+  private let loaded = Mutex<CatalogueStore?>(nil)
   /// The name and state of the catalogue in use; ``reload()`` replaces them after a sync.
   private let opened: Mutex<(name: String, state: SyncState?)>
 
-  /// A local catalogue called `name`, whose transport `makeTransport` builds on first use.
-  public init(
-    name: String, hasSummaries: Bool,
-    makeTransport: @escaping @Sendable () throws -> any Requestable
+  /// A local catalogue called `name`, over the engine `open` makes on first use (tests).
+  init(
+    name: String, hasSummaries: Bool, open: @escaping @Sendable () throws -> GutendexEngine
   ) {
     opened = Mutex((name, nil))
     self.hasSummaries = hasSummaries
-    self.makeTransport = makeTransport
+    openEngine = open
     files = nil
     policy = SyncPolicy(maxAge: nil)
   }
@@ -54,7 +53,7 @@ public final class LocalCatalogue: Sendable {
     opened = Mutex((Self.name(for: state), state))
     hasSummaries = false
     let damage = self.damage
-    makeTransport = {
+    openEngine = {
       do {
         return try files.openEngine()
       } catch {
@@ -76,6 +75,13 @@ public final class LocalCatalogue: Sendable {
       defer { note = nil }
       return note
     }
+  }
+
+  /// The embedded snapshot alone, never synced (`--offline` with no data directory's catalogue).
+  public static func embedded() -> LocalCatalogue {
+    LocalCatalogue(
+      name: "\(embeddedNamePrefix) of \(EmbeddedCatalogue.snapshotDate)",
+      hasSummaries: EmbeddedCatalogue.hasSummaries, open: { try EmbeddedCatalogue.load() })
   }
 
   /// How the name of a catalogue that is still the embedded snapshot begins.
@@ -102,19 +108,21 @@ public final class LocalCatalogue: Sendable {
     return date.timeIntervalSince(last) < maxAge
   }
 
-  /// A client whose transport is the local catalogue (loading it on the first call).
-  public func client() throws(CatalogError) -> GutendexClient {
-    if let client = loaded.withLock({ $0 }) { return client }
-    let transport: any Requestable
+  /// The store over the catalogue (opening it on the first call).
+  func store() throws(CatalogError) -> CatalogueStore {
+    if let store = loaded.withLock({ $0 }) { return store }
+    let engine: GutendexEngine
     do {
-      transport = try makeTransport()
+      engine = try openEngine()
     } catch {
       throw .localCatalogueUnavailable("cannot open the \(name): \(error)")
     }
-    let client = GutendexClient(
-      server: URL(string: "http://localhost")!, transport: transport, retry: .none,
-      timeout: .seconds(120))
-    loaded.withLock { $0 = client }
-    return client
+    // Two first callers may both open it (mapping is cheap); one store is kept.
+    return loaded.withLock { loaded in
+      if let loaded { return loaded }
+      let store = CatalogueStore(engine: engine)
+      loaded = store
+      return store
+    }
   }
 }

@@ -16,7 +16,7 @@ public struct SyncPolicy: Sendable, Hashable {
   /// Whether the browser may sync by itself (not with `--offline` or `--source local`).
   public var backgroundSync: Bool
   /// When a sync (the browser's too) also refreshes from Project Gutenberg's feed; nil never.
-  public var feed: FeedPolicy?
+  public var feed: FeedOptions?
 
   /// Where a recent failure to reach the server is remembered across processes, so that
   /// pages answer locally at once for a few minutes; nil: every page asks the server
@@ -27,7 +27,7 @@ public struct SyncPolicy: Sendable, Hashable {
   public init(
     maxAge: TimeInterval? = SyncPolicy.defaultMaxAge,
     interval: TimeInterval = SyncPolicy.defaultInterval, backgroundSync: Bool = true,
-    feed: FeedPolicy? = nil, outageFile: URL? = nil
+    feed: FeedOptions? = nil, outageFile: URL? = nil
   ) {
     self.maxAge = maxAge
     self.interval = interval

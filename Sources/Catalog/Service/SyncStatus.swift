@@ -17,7 +17,7 @@ public struct SyncStatus: Sendable, Hashable {
   /// Books added since the base was built.
   public var addedBooks: Int = 0
   /// The most recent sync, nil before the first.
-  public var lastRun: SyncRun?
+  public var lastRun: SyncReport?
   /// When the last sync that went well ended (the catalogue's as-of date).
   public var lastSuccess: Date?
   /// Whether lists, searches and details come from it with no request now.
@@ -31,7 +31,7 @@ public struct SyncStatus: Sendable, Hashable {
 
   /// A status with these figures.
   public init(
-    snapshotDate: String, snapshotBooks: Int, syncedBooks: Int, lastRun: SyncRun?,
+    snapshotDate: String, snapshotBooks: Int, syncedBooks: Int, lastRun: SyncReport?,
     lastSuccess: Date?, localFirst: Bool, freshUntil: Date?, nextSyncDue: Date?,
     problem: String? = nil
   ) {
@@ -67,7 +67,8 @@ extension CatalogService {
     var status = SyncStatus(
       snapshotDate: state?.snapshotDate ?? EmbeddedCatalogue.snapshotDate,
       snapshotBooks: snapshotBooks, syncedBooks: state?.syncedBooks ?? 0,
-      lastRun: state?.lastRun, lastSuccess: state?.lastSuccess, localFirst: localFirst,
+      lastRun: state?.lastRun.map(SyncReport.init), lastSuccess: state?.lastSuccess,
+      localFirst: localFirst,
       freshUntil: freshUntil, nextSyncDue: nextSyncDue(state: state), problem: problem)
     if let state {
       status.books = state.bookCount

@@ -68,10 +68,24 @@ enum AtomicFile {
 
 /// Why a file of the local catalogue could not be read or written.
 public struct SyncFileError: Error, Sendable, Hashable, CustomStringConvertible {
+  /// What went wrong, for callers to decide by (never by the text, which is for people).
+  public enum Kind: Sendable, Hashable {
+    /// Another process holds the data directory's sync lock: its pid, when it could be read.
+    case locked(by: Int32?)
+    /// The disk (or the user's quota) is full.
+    case diskFull
+    /// Any other failure to read or write.
+    case other
+  }
+
   /// One line: what failed and the system's reason.
   public var description: String
+  /// What went wrong.
+  public var kind: Kind = .other
 
   static func system(_ what: String, _ code: Int32) -> SyncFileError {
-    SyncFileError(description: "\(what): \(String(cString: strerror(code)))")
+    SyncFileError(
+      description: "\(what): \(String(cString: strerror(code)))",
+      kind: code == ENOSPC || code == EDQUOT ? .diskFull : .other)
   }
 }

@@ -35,7 +35,15 @@ public struct CatalogueSync: Sendable {
   /// When to refresh from Project Gutenberg's feed first (see `CatalogueSync+Feed.swift`);
   /// nil never.
   public var feed: FeedPolicy?
+  /// The most books a walk keeps pending beyond those the catalogue has: a server that keeps
+  /// offering new ids (a `count` as large as it likes, ids ever lower) stops here rather than
+  /// fill the disk. Project Gutenberg adds a few thousand books a year; a `--full` walk may
+  /// also refetch every book already held.
+  var pendingLimit = CatalogueSync.defaultPendingLimit
   var now: @Sendable () -> Date
+
+  /// ``pendingLimit``'s default: years of new books, about 40 MB pending.
+  static let defaultPendingLimit = 20_000
 
   /// A sync of `files` from `client`'s server (and from the feed, as `feed` says).
   public init(
@@ -104,7 +112,7 @@ public struct CatalogueSync: Sendable {
       lock = try SyncLock(files.lockURL)
     } catch {
       run.note = error.description
-      run.cause = error.description.hasPrefix("another sync") ? .busy : .files
+      if case .locked = error.kind { run.cause = .busy } else { run.cause = .files }
       return finish(nil)
     }
     defer { lock.release() }
@@ -147,6 +155,8 @@ public struct CatalogueSync: Sendable {
     // The cursor holds where this walk would go on, then `rest`: the points where earlier walks
     // were interrupted (newest first), so an interrupted resume loses none of them.
     let watermark = max(known.max() ?? 0, pendingIDs.max() ?? 0)
+    // A full walk refetches the books held too; a walk for new books only what is new.
+    let pendingBound = pendingLimit + (full ? known.count : 0)
     var skipped: [String] = []
     func walk(
       _ first: Endpoint<BookPage>, mode: String, below limit: Int?, rest: [String]
@@ -174,8 +184,15 @@ public struct CatalogueSync: Sendable {
         let allKnown = page.results.allSatisfy {
           (known.contains($0.id) || pendingIDs.contains($0.id)) && $0.id <= (limit ?? .max)
         }
+        // Checked before writing: the pending list never holds more than the bound.
+        let fresh = Set(page.results.map(\.id)).subtracting(pendingIDs)
+        guard pendingIDs.count + fresh.count <= pendingBound else {
+          throw WalkBound(
+            reason: "the server offered more books than a sync keeps pending "
+              + "(\(pendingBound))")
+        }
         try files.appendPending(page.results.map(\.rawJSON), durable: false)
-        pendingIDs.formUnion(page.results.map(\.id))
+        pendingIDs.formUnion(fresh)
         let untilKnown = mode == "new"
         let done = page.next == nil || (untilKnown && allKnown) || page.results.isEmpty
         let own = done ? [] : [page.next.map { "\(limit ?? watermark) \($0)" }].compactMap { $0 }

@@ -238,13 +238,21 @@ public struct LocalCatalogueFiles: Sendable {
   }
 
   /// Keeps books the server sent in normal use for the next sync to merge. Skipped (no error)
-  /// while a sync runs, since it is about to replace the pending list.
+  /// while a sync runs, since it is about to replace the pending list, and once the list holds
+  /// ``seenLimit`` bytes: browsing for months without a sync (or a server sending huge books)
+  /// must not fill the disk, and the next sync fetches what was not kept.
   public func upsertSeen(_ books: [Data]) throws(SyncFileError) {
     try createDirectory()
     guard let lock = try? SyncLock(lockURL) else { return }
     defer { lock.release() }
+    var info = stat()
+    if stat(pendingURL.path, &info) == 0, Int(info.st_size) >= Self.seenLimit { return }
     try appendPending(books, durable: false)
   }
+
+  /// The size past which books seen in normal use are no longer kept pending: 16 MiB, some
+  /// 8,000 books.
+  static let seenLimit = 16 << 20
 
   /// The newest copy of book `id` among the books seen since the last sync, if any.
   public func seenBook(id: Int) -> Data? {

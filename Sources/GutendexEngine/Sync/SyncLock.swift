@@ -7,7 +7,8 @@ import Foundation
 #endif
 
 /// One sync per data directory at a time: an exclusive `flock` on `sync.lock`, released when
-/// the process ends however it ends (the kernel drops the lock with the descriptor).
+/// the process ends however it ends (the kernel drops the lock with the descriptor). The
+/// holder writes its pid there, so a refused sync can say whose lock it met.
 struct SyncLock {
   private let descriptor: Int32
 
@@ -16,10 +17,25 @@ struct SyncLock {
     let descriptor = open(url.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
     guard descriptor >= 0 else { throw .system("cannot open \(url.path)", errno) }
     guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+      let holder = Self.pid(in: descriptor)
       close(descriptor)
-      throw SyncFileError(description: "another sync of this data directory is running")
+      throw SyncFileError(
+        description: "another sync of this data directory is running", kind: .locked(by: holder))
     }
     self.descriptor = descriptor
+    // Best effort: the lock itself is the flock, the pid only names its holder.
+    let pid = Array("\(getpid())\n".utf8)
+    if ftruncate(descriptor, 0) == 0 { _ = pwrite(descriptor, pid, pid.count, 0) }
+  }
+
+  /// The pid a holder wrote, nil when there is none (a lock taken by an older version).
+  private static func pid(in descriptor: Int32) -> Int32? {
+    var bytes = [UInt8](repeating: 0, count: 16)
+    let count = pread(descriptor, &bytes, bytes.count, 0)
+    guard count > 0 else { return nil }
+    return Int32(
+      String(decoding: bytes[..<count], as: UTF8.self).trimmingCharacters(
+        in: .whitespacesAndNewlines))
   }
 
   func release() {

@@ -1,5 +1,5 @@
+import Catalog
 import Foundation
-import GutendexEngine
 
 extension CatalogueLanguages {
   /// A language word that is neither a catalogue code nor a language's name.
@@ -81,7 +81,7 @@ extension CatalogueLanguages {
     let scored = codes.enumerated().compactMap { rank, code -> (String, Int, Int)? in
       let spellings = [code] + (names[code].map { [$0.english, $0.native] } ?? [])
       let distances = spellings.compactMap {
-        EditDistance.between(typed, Array(comparable($0).unicodeScalars), limit: limit)
+        WordDistance.between(typed, Array(comparable($0).unicodeScalars), limit: limit)
       }
       return distances.min().map { (code, $0, rank) }
     }

@@ -1,4 +1,4 @@
-import GutendexEngine
+import Catalog
 
 /// "Did you mean" for a mistyped command name.
 package enum ClosestWord {
@@ -6,10 +6,10 @@ package enum ClosestWord {
   /// (1, or 2 from 7 letters on), the first listed on a tie; nil when none is that near.
   package static func nearest(to typed: String, among candidates: [String]) -> String? {
     let word = Array(typed.lowercased())
-    let limit = EditDistance.tolerance(forLength: max(word.count, 4))
+    let limit = WordDistance.tolerance(forLength: max(word.count, 4))
     var best: (word: String, distance: Int)?
     for candidate in candidates where candidate.lowercased() != typed.lowercased() {
-      guard let distance = EditDistance.between(word, Array(candidate.lowercased()), limit: limit)
+      guard let distance = WordDistance.between(word, Array(candidate.lowercased()), limit: limit)
       else { continue }
       if best == nil || distance < best?.distance ?? .max { best = (candidate, distance) }
     }

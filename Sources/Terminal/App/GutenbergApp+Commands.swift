@@ -25,7 +25,9 @@ extension GutenbergApp {
     noteFallback(first, after: nil)
     noteDamage()
     // Standard error only: what a script reads on standard output is the server's answer.
-    if let line = Self.suggestionLine(Self.suggestions(for: query, found: first.page.count)) {
+    if let line = Self.suggestionLine(
+      await service.suggestions(for: query, found: first.page.count))
+    {
       output.printError(line)
     }
     guard all else {

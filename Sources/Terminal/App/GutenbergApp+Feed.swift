@@ -1,6 +1,5 @@
 import Catalog
 import Foundation
-import GutendexEngine
 
 extension GutenbergApp {
   /// The feed refresh policy: `--feed-url` or `GUTENBERG_FEED_URL` (Project Gutenberg's file by
@@ -9,11 +8,11 @@ extension GutenbergApp {
   static func feedPolicy(
     _ environment: [String: String], url: String? = nil, maxAge: String? = nil,
     force: Bool = false
-  ) throws(AppStartError) -> FeedPolicy {
+  ) throws(AppStartError) -> FeedOptions {
     func usage(_ message: String) -> AppStartError {
       AppStartError(message: Sanitizer.sanitize(message), status: .usage)
     }
-    var policy = FeedPolicy(force: force)
+    var policy = FeedOptions(force: force)
     let urlText = url ?? environment["GUTENBERG_FEED_URL"].flatMap { $0.isEmpty ? nil : $0 }
     if let urlText {
       guard let parsed = URL(string: urlText), ["http", "https"].contains(parsed.scheme ?? ""),
@@ -40,7 +39,7 @@ extension GutenbergApp {
 
   /// The line a sync prints about the feed, nil when it did not try one; `isError` when it
   /// failed.
-  static func feedLine(_ outcome: FeedOutcome?) -> (text: String, isError: Bool)? {
+  static func feedLine(_ outcome: FeedReport?) -> (text: String, isError: Bool)? {
     guard let outcome else { return nil }
     switch outcome.result {
     case .refreshed:
@@ -56,7 +55,7 @@ extension GutenbergApp {
   }
 
   /// `sync --json`'s `feed` object.
-  static func feedObject(_ outcome: FeedOutcome?) -> Any {
+  static func feedObject(_ outcome: FeedReport?) -> Any {
     guard let outcome else { return NSNull() }
     return [
       "result": outcome.result.rawValue, "books": outcome.books, "skipped": outcome.skipped,

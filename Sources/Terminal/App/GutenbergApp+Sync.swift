@@ -1,6 +1,5 @@
 import Catalog
 import Foundation
-import GutendexEngine
 
 extension GutenbergApp {
   /// The local-first and background-sync policy from the options and the environment.
@@ -60,7 +59,7 @@ extension GutenbergApp {
     full: Bool, feed: Bool = false, feedURL: String? = nil, feedMaxAge: String? = nil,
     format: ListFormat
   ) async -> ExitStatus {
-    let policy: FeedPolicy
+    let policy: FeedOptions
     do {
       policy = try Self.feedPolicy(
         options.environment, url: feedURL, maxAge: feedMaxAge, force: feed || full)
@@ -68,7 +67,7 @@ extension GutenbergApp {
       return fail(error.message, error.status)
     }
     let service = self.service
-    let task = Task { () -> Result<SyncRun, CatalogError> in
+    let task = Task { () -> Result<SyncReport, CatalogError> in
       do throws(CatalogError) {
         return .success(try await service.syncCatalogue(feed: policy))
       } catch {
@@ -85,7 +84,7 @@ extension GutenbergApp {
     meter?.cancel()
     await meter?.value
     output.clearProgress()
-    let run: SyncRun
+    let run: SyncReport
     switch result {
     case .success(let value): run = value
     case .failure(let error): return fail(error)
@@ -93,12 +92,12 @@ extension GutenbergApp {
     switch format {
     case .json:
       var object = SyncText.object(run)
-      let state = try? service.syncState()
-      object["books"] = state?.bookCount ?? NSNull()
+      let counts = service.syncCounts()
+      object["books"] = counts?.books ?? NSNull()
       object["feed"] = Self.feedObject(run.feed)
-      object["base_books"] = state?.booksFromBase ?? NSNull()
-      object["added_books"] = state?.booksAddedSince ?? NSNull()
-      object["synced_books"] = state?.syncedBooks ?? NSNull()
+      object["base_books"] = counts?.baseBooks ?? NSNull()
+      object["added_books"] = counts?.addedBooks ?? NSNull()
+      object["synced_books"] = counts?.syncedBooks ?? NSNull()
       output.print(Self.json(object))
     case .automatic:
       // On standard error, so standard output stays the one summary line scripts read.
@@ -142,7 +141,7 @@ extension GutenbergApp {
   }
 
   /// The exit status of a sync: 0 when it went well, else by what stopped it.
-  static func status(of run: SyncRun) -> ExitStatus {
+  static func status(of run: SyncReport) -> ExitStatus {
     switch run.cause {
     case nil: run.result == .ok ? .ok : .failure
     case .cancelled?: .interrupted
@@ -169,13 +168,12 @@ extension GutenbergApp {
 
   /// `gutenberg sync --log`: the last 20 syncs, oldest first.
   package func syncLog(format: ListFormat) async -> ExitStatus {
-    let state: SyncState?
+    let runs: [SyncReport]
     do {
-      state = try service.syncState()
+      runs = try service.syncHistory()
     } catch {
       return fail(error)
     }
-    let runs = state?.runs ?? []
     switch format {
     case .json:
       let objects = runs.map(SyncText.object)

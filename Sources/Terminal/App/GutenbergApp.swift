@@ -1,7 +1,6 @@
 import Catalog
 import Foundation
 import Gutendex
-import GutendexEngine
 
 /// Everything the `gutenberg` executable can do, one method per command.
 ///
@@ -84,9 +83,7 @@ package final class GutenbergApp {
 
   /// The catalogue built into the program, the last fallback (loaded on first use).
   static func embeddedCatalogue() -> LocalCatalogue {
-    LocalCatalogue(
-      name: "embedded catalogue of \(EmbeddedCatalogue.snapshotDate)", hasSummaries: false,
-      makeTransport: { EmbeddedTransport() })
+    LocalCatalogue.embedded()
   }
 
   static func requestPrinter(_ output: TerminalOutput) -> @Sendable (RequestEvent) -> Void {
@@ -137,7 +134,9 @@ package final class GutenbergApp {
     let input = Self.terminalInput(replacing: plain, options: options)
     let session = InteractiveSession(service: service, output: output, query: query)
     session.bookActions = bookActions(input: input)
-    session.suggest = Self.suggester
+    session.suggest = { [service] query, found in
+      await service.suggestions(for: query, found: found)
+    }
     let runner = SessionRunner(session: session, output: output, input: input)
     let sync = startBackgroundSync(interactive: input.isInteractive)
     defer { sync?.cancel() }

@@ -1,11 +1,10 @@
 import Catalog
 import Foundation
-import GutendexEngine
 
 /// How syncs read on a terminal and in JSON, and how `--max-age 7d` is spelled.
 package enum SyncText {
   /// `12 new books, 3 updated, 2 requests, 0.8 s`.
-  package static func summary(_ run: SyncRun) -> String {
+  package static func summary(_ run: SyncReport) -> String {
     "\(TextFormat.plural(run.added, "new book")), \(TextFormat.grouped(run.updated)) updated, "
       + "\(TextFormat.plural(run.requests, "request")), \(seconds(run.seconds))"
   }
@@ -16,7 +15,7 @@ package enum SyncText {
   }
 
   /// One line of `sync --log`: when, result, figures, and the note when there is one.
-  static func logLine(_ run: SyncRun, timeZone: TimeZone) -> String {
+  static func logLine(_ run: SyncReport, timeZone: TimeZone) -> String {
     let when =
       "\(TextFormat.date(run.started, timeZone: timeZone)) "
       + TextFormat.time(run.started, timeZone: timeZone)
@@ -26,7 +25,7 @@ package enum SyncText {
   }
 
   /// A run as a JSON object (the keys `sync --json` and `status --json` share).
-  static func object(_ run: SyncRun) -> [String: Any] {
+  static func object(_ run: SyncReport) -> [String: Any] {
     [
       "started": run.started.formatted(.iso8601), "seconds": (run.seconds * 1000).rounded() / 1000,
       "added": run.added, "updated": run.updated, "requests": run.requests,

@@ -1,13 +1,13 @@
 import Catalog
 import Gutendex
-import GutendexEngine
 
 /// "Did you mean" in the browser: when a search or topic finds few books, one line under the
 /// list proposes what the embedded catalogue would find instead, and `'` runs it. The page on
 /// screen is the server's answer, untouched.
 extension InteractiveSession {
   /// Proposals for a query that found `found` books, the best first (the app supplies them).
-  package typealias Suggester = @Sendable (_ query: BookQuery, _ found: Int) async -> [Suggestion]
+  package typealias Suggester =
+    @Sendable (_ query: BookQuery, _ found: Int) async -> [SearchSuggestion]
 
   /// After a new query is shown: offers the best proposal under it when it found few books,
   /// and forgets an earlier one either way.
@@ -15,7 +15,7 @@ extension InteractiveSession {
     offered = nil
     let state = browser.current
     guard let suggest, state.load.error == nil, let found = state.totalCount,
-      found <= GutendexEngine.suggestionThreshold,
+      found <= SearchSuggestion.threshold,
       !(state.query.search ?? "").isEmpty || !(state.query.topic ?? "").isEmpty
     else { return }
     let proposals = await suggest(state.query, found)
@@ -35,7 +35,7 @@ extension InteractiveSession {
       return
     }
     await changeQuery { query in
-      if proposal.parameter == "topic" {
+      if proposal.field == .topic {
         query.topic = proposal.value
       } else {
         query.search = proposal.value

@@ -1,6 +1,5 @@
 import Catalog
 import Foundation
-import GutendexEngine
 
 extension InteractiveSession {
   /// `sync` at the prompt: brings the local catalogue up to date and says how in one line.
@@ -14,7 +13,7 @@ extension InteractiveSession {
   }
 
   /// `Synced: 12 new books, 3 updated, 2 requests, 0.8 s`, or why it stopped.
-  nonisolated static func syncLine(_ run: SyncRun, background: Bool) -> String {
+  nonisolated static func syncLine(_ run: SyncReport, background: Bool) -> String {
     // "Synced: …" reads well; "Synced failed" does not, so the other outcomes name the sync.
     let what = background ? "Background sync" : "Sync"
     switch run.result {

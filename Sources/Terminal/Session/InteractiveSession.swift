@@ -1,7 +1,6 @@
 import Catalog
 import Foundation
 import Gutendex
-import GutendexEngine
 
 /// The interactive browser: reads one command at a time, runs it on the view models, and draws
 /// the screen it leads to. A bad line prints one helpful sentence and changes nothing.
@@ -53,7 +52,7 @@ package final class InteractiveSession {
   /// What the embedded catalogue proposes for a search that finds few books; nil: no offers.
   package var suggest: Suggester?
   /// The proposal the last "did you mean" line offered, run by `'`.
-  var offered: Suggestion?
+  var offered: SearchSuggestion?
 
   /// A session over `service`, drawing on `output`, starting on the first page of `query`.
   package init(

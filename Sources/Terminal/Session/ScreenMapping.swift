@@ -1,7 +1,6 @@
 import Catalog
 import Foundation
 import Gutendex
-import GutendexEngine
 
 /// Turns view-model state into the plain screen structs the renderers draw.
 enum ScreenMapping {
