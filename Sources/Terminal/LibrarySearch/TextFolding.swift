@@ -1,0 +1,140 @@
+import Foundation
+
+/// Folds text so that a search ignores case and accents, as the reader's `/word` does: each
+/// character becomes its lower-case form without combining marks (`É` and `e\u{301}` both
+/// become `e`), curly quotes become straight ones, and runs of spaces and tabs become one
+/// space. Folding is done on bytes, a character at a time, so a file is searched by pieces
+/// without being decoded into strings.
+///
+/// Not `Sendable`: it caches the folding of each character met, and each search owns one.
+final class TextFolding {
+  /// ASCII bytes folded: upper case to lower case, tab to space.
+  private static let ascii: [UInt8] = (0..<128).map { byte in
+    if (0x41...0x5A).contains(byte) { return UInt8(byte + 0x20) }
+    return byte == 0x09 ? 0x20 : UInt8(byte)
+  }
+  /// The folding of each character met so far (beyond ASCII), as UTF-8.
+  private var cache: [UInt32: [UInt8]] = [:]
+  /// The folding of each Windows-1252 byte from 0x80 (a Latin-1 text has no other).
+  private lazy var latin1: [[UInt8]] = (0x80..<0x100).map {
+    fold(TextBytes.windows1252[$0])
+  }
+
+  /// `words` folded: what the text is searched for; empty when nothing is left to find.
+  func needle(_ words: String) -> [UInt8] {
+    var out: [UInt8] = []
+    var lastSpace = true
+    for scalar in words.unicodeScalars {
+      let folded = scalar.isASCII ? [Self.ascii[Int(scalar.value)]] : fold(scalar)
+      for byte in folded {
+        let isSpace = byte == 0x20 || byte == 0x0A || byte == 0x0D
+        if isSpace, lastSpace { continue }
+        out.append(isSpace ? 0x20 : byte)
+        lastSpace = isSpace
+      }
+    }
+    while out.last == 0x20 { out.removeLast() }
+    return out
+  }
+
+  /// The folding of one character beyond ASCII, as UTF-8 (cached).
+  func fold(_ scalar: Unicode.Scalar) -> [UInt8] {
+    if let known = cache[scalar.value] { return known }
+    let folded: [UInt8]
+    switch scalar.value {
+    case 0x2018, 0x2019, 0x201B, 0x2032: folded = [0x27]
+    case 0x201C, 0x201D, 0x201F, 0x2033: folded = [0x22]
+    case 0x00A0, 0x2000...0x200A, 0x202F, 0x205F, 0x3000: folded = [0x20]
+    default:
+      if scalar.properties.generalCategory == .nonspacingMark {
+        folded = []
+      } else {
+        let decomposed = String(scalar).decomposedStringWithCanonicalMapping.lowercased()
+        let kept = decomposed.unicodeScalars.filter {
+          $0.properties.generalCategory != .nonspacingMark
+        }
+        folded = Array(String(String.UnicodeScalarView(kept)).utf8)
+      }
+    }
+    cache[scalar.value] = folded
+    return folded
+  }
+
+  /// Folds `source` (decoded as `encoding`), which starts at byte `base` of the file.
+  func fold(_ source: UnsafeBufferPointer<UInt8>, base: Int, encoding: TextBytes.Encoding)
+    -> FoldedBytes
+  {
+    var out = FoldedBytes(base: base)
+    out.bytes.reserveCapacity(source.count + source.count / 16 + 16)
+    var lastSpace = false
+    var index = 0
+    let count = source.count
+    while index < count {
+      let byte = source[index]
+      if byte < 0x80 {
+        let folded = Self.ascii[Int(byte)]
+        if folded == 0x20 {
+          if lastSpace {
+            // A second space: nothing in the folded text stands for it.
+            out.diverge(
+              folded: out.bytes.count, source: index, foldedEnd: out.bytes.count,
+              sourceEnd: index + 1)
+          } else {
+            out.bytes.append(0x20)
+            lastSpace = true
+          }
+        } else {
+          out.bytes.append(folded)
+          lastSpace = false
+        }
+        index += 1
+        continue
+      }
+      let length: Int
+      let folded: [UInt8]
+      if encoding == .windows1252 {
+        length = 1
+        folded = latin1[Int(byte) - 0x80]
+      } else {
+        (length, folded) = foldUTF8(source, at: index)
+      }
+      var emitted = folded
+      if folded == [0x20] {
+        if lastSpace { emitted = [] }
+        lastSpace = true
+      } else if !folded.isEmpty {
+        lastSpace = false
+      }
+      let start = out.bytes.count
+      out.bytes.append(contentsOf: emitted)
+      if emitted.count != length {
+        out.diverge(
+          folded: start, source: index, foldedEnd: out.bytes.count, sourceEnd: index + length)
+      }
+      index += length
+    }
+    return out
+  }
+
+  /// The length of the UTF-8 character at `index` and its folding; an invalid byte is one
+  /// character of its own (U+FFFD, as the reader shows it).
+  private func foldUTF8(_ source: UnsafeBufferPointer<UInt8>, at index: Int) -> (Int, [UInt8]) {
+    let lead = source[index]
+    let length: Int
+    var value: UInt32
+    switch lead {
+    case 0xC2...0xDF: (length, value) = (2, UInt32(lead & 0x1F))
+    case 0xE0...0xEF: (length, value) = (3, UInt32(lead & 0x0F))
+    case 0xF0...0xF4: (length, value) = (4, UInt32(lead & 0x07))
+    default: return (1, [0xEF, 0xBF, 0xBD])
+    }
+    guard index + length <= source.count else { return (1, [0xEF, 0xBF, 0xBD]) }
+    for offset in 1..<length {
+      let next = source[index + offset]
+      guard next & 0xC0 == 0x80 else { return (1, [0xEF, 0xBF, 0xBD]) }
+      value = value << 6 | UInt32(next & 0x3F)
+    }
+    guard let scalar = Unicode.Scalar(value) else { return (length, [0xEF, 0xBF, 0xBD]) }
+    return (length, fold(scalar))
+  }
+}
