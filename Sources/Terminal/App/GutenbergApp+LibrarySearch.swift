@@ -8,7 +8,8 @@ extension GutenbergApp {
   /// as the matches are found. Exit 0 with a match, 1 without, 64 with no words (as grep).
   package func librarySearch(words: [String], format: ListFormat) async -> ExitStatus {
     let phrase = words.joined(separator: " ")
-    let search = LibrarySearch(words: phrase, cells: output.width - 4)
+    // The line is indented by 4 under its book, and `»` `«` take 2 more cells without colour.
+    let search = LibrarySearch(words: phrase, cells: output.width - 6)
     guard search.hasWords else {
       return fail("give words to search for: gutenberg library search WORDS", .usage)
     }
