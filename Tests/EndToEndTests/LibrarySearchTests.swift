@@ -171,4 +171,23 @@ struct LibrarySearchTests {
       #expect(empty.errLines == ["error: give words to search for (see --help)"], "\(empty)")
     }
   }
+
+  @Test func grepInTheBrowserPrintsTheMatchesUnderTheirBook() async throws {
+    let book = Self.book()
+    let app = try await Self.library()
+    defer { app.cleanUp() }
+    let run = try await app.run(
+      ["--source", "embedded"], input: "grep Zephyrine\ngrep\ngrep nowhere at all\nq\n")
+    #expect(run.status == 0, "\(run)")
+    let lines = run.outLines
+    let hint = try #require(
+      lines.firstIndex { $0 == "  Chapter 2 · gutenberg read 84 --at \(book.offset)" }, "\(run)")
+    #expect(lines[hint - 1].hasPrefix("84  "), "the book's line above: \(run)")
+    #expect(lines[hint + 1].contains("»\(Self.word)«"), "\(run)")
+    #expect(
+      run.out.contains("error: usage: grep WORDS (find words in the library's texts)")
+        || run.err.contains("error: usage: grep WORDS (find words in the library's texts)"),
+      "\(run)")
+    #expect(run.errLines.contains("no match for \"nowhere at all\" in 2 texts"), "\(run)")
+  }
 }

@@ -6,7 +6,10 @@ extension GutenbergApp {
   /// Prints each line of the library's texts holding `words` (case- and accent-insensitive):
   /// grouped by book on a terminal, one TSV line per match in a pipe, or a JSON array, written
   /// as the matches are found. Exit 0 with a match, 1 without, 64 with no words (as grep).
-  package func librarySearch(words: [String], format: ListFormat) async -> ExitStatus {
+  /// `onScreen` (the browser's `grep`): grouped by book even in a pipe, as its screens are.
+  package func librarySearch(words: [String], format: ListFormat, onScreen: Bool = false) async
+    -> ExitStatus
+  {
     let phrase = words.joined(separator: " ")
     // The line is indented by 4 under its book, and `»` `«` take 2 more cells without colour.
     let search = LibrarySearch(words: phrase, cells: output.width - 6)
@@ -31,7 +34,7 @@ extension GutenbergApp {
         switch format {
         case .json:
           output.write((found == 0 ? "\n  " : ",\n  ") + match.json)
-        case .automatic where output.isTerminal:
+        case .automatic where output.isTerminal || onScreen:
           let book = "\(match.entry.id)\t\(match.entry.path)"
           if book != lastBook {
             output.print(match.bookLine(width: output.width, style: output.style))

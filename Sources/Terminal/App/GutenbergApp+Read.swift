@@ -79,7 +79,10 @@ extension GutenbergApp {
         else { return }
         _ = await open(entry, raw: false, pager: true, input: input)
       },
-      downloads: { [unowned self] id in await downloadLabels(id: id) })
+      downloads: { [unowned self] id in await downloadLabels(id: id) },
+      grep: { [unowned self] words in
+        _ = await librarySearch(words: [words], format: .automatic, onScreen: true)
+      })
   }
 
   /// `path` for each download of the book, `path (missing)` when the file is gone.
