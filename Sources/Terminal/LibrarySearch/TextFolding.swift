@@ -65,54 +65,56 @@ final class TextFolding {
     -> FoldedBytes
   {
     var out = FoldedBytes(base: base)
-    out.bytes.reserveCapacity(source.count + source.count / 16 + 16)
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(source.count + source.count / 16 + 16)
     var lastSpace = false
     var index = 0
     let count = source.count
-    while index < count {
-      let byte = source[index]
-      if byte < 0x80 {
-        let folded = Self.ascii[Int(byte)]
-        if folded == 0x20 {
-          if lastSpace {
+    // The hot loop reads the table through a local pointer (a static is checked at each use).
+    Self.ascii.withUnsafeBufferPointer { ascii in
+      while index < count {
+        let byte = source[index]
+        if byte < 0x80 {
+          let folded = ascii[Int(byte)]
+          if folded != 0x20 {
+            bytes.append(folded)
+            lastSpace = false
+          } else if !lastSpace {
+            bytes.append(0x20)
+            lastSpace = true
+          } else {
             // A second space: nothing in the folded text stands for it.
             out.diverge(
-              folded: out.bytes.count, source: index, foldedEnd: out.bytes.count,
-              sourceEnd: index + 1)
-          } else {
-            out.bytes.append(0x20)
-            lastSpace = true
+              folded: bytes.count, source: index, foldedEnd: bytes.count, sourceEnd: index + 1)
           }
+          index += 1
+          continue
+        }
+        let length: Int
+        let folded: [UInt8]
+        if encoding == .windows1252 {
+          length = 1
+          folded = latin1[Int(byte) - 0x80]
         } else {
-          out.bytes.append(folded)
+          (length, folded) = foldUTF8(source, at: index)
+        }
+        var emitted = folded
+        if folded == [0x20] {
+          if lastSpace { emitted = [] }
+          lastSpace = true
+        } else if !folded.isEmpty {
           lastSpace = false
         }
-        index += 1
-        continue
+        let start = bytes.count
+        bytes.append(contentsOf: emitted)
+        if emitted.count != length {
+          out.diverge(
+            folded: start, source: index, foldedEnd: bytes.count, sourceEnd: index + length)
+        }
+        index += length
       }
-      let length: Int
-      let folded: [UInt8]
-      if encoding == .windows1252 {
-        length = 1
-        folded = latin1[Int(byte) - 0x80]
-      } else {
-        (length, folded) = foldUTF8(source, at: index)
-      }
-      var emitted = folded
-      if folded == [0x20] {
-        if lastSpace { emitted = [] }
-        lastSpace = true
-      } else if !folded.isEmpty {
-        lastSpace = false
-      }
-      let start = out.bytes.count
-      out.bytes.append(contentsOf: emitted)
-      if emitted.count != length {
-        out.diverge(
-          folded: start, source: index, foldedEnd: out.bytes.count, sourceEnd: index + length)
-      }
-      index += length
     }
+    out.bytes = bytes
     return out
   }
 

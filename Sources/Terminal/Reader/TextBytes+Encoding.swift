@@ -29,6 +29,9 @@ extension TextBytes {
       }
       if undefinedInWindows1252.contains(byte) { return .utf8 }
       let length = sequenceLength(byte)
+      // A character the sample's end cuts in two (the file goes on) is not evidence of
+      // anything: counted invalid, a UTF-8 text whose only accent sat there read as Latin-1.
+      if length > 1, index + length > end, end == encodingSample { break }
       var valid = length > 1 && index + length <= end
       if valid {
         for offset in 1..<length where bytes[index + offset] & 0xC0 != 0x80 {
