@@ -60,6 +60,8 @@ enum LibrarySearchBenchmark {
     for query in queries {
       var search = Samples()
       var grep = Samples()
+      var cpu = Samples()
+      var grepCPU = Samples()
       var peaks = Samples()
       // Interleaved, one warm-up each (the files are then in the page cache for both).
       for run in 0...runs {
@@ -87,6 +89,8 @@ enum LibrarySearchBenchmark {
         }
         if run > 0 {
           search.append(outcome.seconds)
+          cpu.append(outcome.cpuSeconds)
+          grepCPU.append(baseline.cpuSeconds)
           grep.append(baseline.seconds)
         }
       }
@@ -96,8 +100,9 @@ enum LibrarySearchBenchmark {
           figure: name, unit: .seconds, samples: search, baselineName: "grep -r -i -F",
           baseline: grep, target: .atMost(0.200),
           note: String(
-            format: "%.1f MB in %d files; cold process, files in the page cache",
-            megabytes, books)))
+            format: "%.1f MB in %d files; cold process, files in the page cache; CPU (user+sys)"
+              + " median %.0f ms, grep's %.0f ms", megabytes, books, cpu.median * 1000,
+            grepCPU.median * 1000)))
       if query.lines > 0 {
         // GNU time's report: the search's own peak (its parent is `time`, not this process,
         // whose peak Linux would carry over), where sampling /proc could miss a short one.

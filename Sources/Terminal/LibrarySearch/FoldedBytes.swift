@@ -12,8 +12,8 @@
 struct FoldedBytes {
   /// Where in the file the stretch starts.
   let base: Int
-  /// The folded text (UTF-8).
-  var bytes: [UInt8] = []
+  /// The folded text (UTF-8), in the ``TextFolding``'s buffer: valid until it folds again.
+  var bytes = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
   /// The characters whose folding has another length: where each starts and ends, folded and in
   /// the source (relative to `base`), in order.
   private var folded: [Int] = []
@@ -62,33 +62,34 @@ struct FoldedBytes {
   /// The first occurrence of `needle` at or after folded byte `from`, as folded bytes.
   func find(_ needle: [UInt8], from: Int) -> Range<Int>? {
     guard !needle.isEmpty, from + needle.count <= bytes.count else { return nil }
-    return bytes.withUnsafeBufferPointer { haystack in
-      needle.withUnsafeBufferPointer { wanted in
-        // memchr finds each candidate first byte (vectorised), memcmp checks the rest.
-        let base = haystack.baseAddress!
-        let first = Int32(wanted[0])
-        let last = haystack.count - wanted.count
-        var position = from
-        while position <= last {
-          guard let hit = memchr(base + position, first, last - position + 1) else { return nil }
-          let start = UnsafeRawPointer(base).distance(to: UnsafeRawPointer(hit))
-          if wanted.count == 1
-            || memcmp(base + start + 1, wanted.baseAddress! + 1, wanted.count - 1) == 0
-          {
-            return start..<start + wanted.count
-          }
-          position = start + 1
+    let haystack = bytes
+    return needle.withUnsafeBufferPointer { wanted in
+      // memchr finds each candidate first byte (vectorised), memcmp checks the rest.
+      let base = haystack.baseAddress!
+      let first = Int32(wanted[0])
+      let last = haystack.count - wanted.count
+      var position = from
+      while position <= last {
+        guard let hit = memchr(base + position, first, last - position + 1) else { return nil }
+        let start = UnsafeRawPointer(base).distance(to: UnsafeRawPointer(hit))
+        if wanted.count == 1
+          || memcmp(base + start + 1, wanted.baseAddress! + 1, wanted.count - 1) == 0
+        {
+          return start..<start + wanted.count
         }
-        return nil
+        position = start + 1
       }
+      return nil
     }
   }
 
   /// The first line end (`\n` or `\r`) at or after folded byte `from`, if any.
   func lineEnd(from: Int) -> Int? {
     var position = from
-    while position < bytes.count {
-      let byte = bytes[position]
+    let count = bytes.count
+    guard let base = bytes.baseAddress else { return nil }
+    while position < count {
+      let byte = base[position]
       if byte == 0x0A || byte == 0x0D { return position }
       position += 1
     }

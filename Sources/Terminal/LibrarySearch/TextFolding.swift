@@ -13,6 +13,14 @@ final class TextFolding {
     if (0x41...0x5A).contains(byte) { return UInt8(byte + 0x20) }
     return byte == 0x09 ? 0x20 : UInt8(byte)
   }
+  /// ``ascii`` where the hot loop reads it, allocated once and never freed.
+  ///
+  /// `nonisolated(unsafe)` is safe: written once by the lazy initialiser, then only read.
+  nonisolated(unsafe) private static let asciiTable: UnsafePointer<UInt8> = {
+    let table = UnsafeMutablePointer<UInt8>.allocate(capacity: 128)
+    table.initialize(from: ascii, count: 128)
+    return UnsafePointer(table)
+  }()
   /// The folding of each character met so far (beyond ASCII), as UTF-8.
   private var cache: [UInt32: [UInt8]] = [:]
   /// The folding of each Windows-1252 byte from 0x80 (a Latin-1 text has no other).
@@ -60,62 +68,97 @@ final class TextFolding {
     return folded
   }
 
-  /// Folds `source` (decoded as `encoding`), which starts at byte `base` of the file.
+  /// Where folded text is written: reused by every piece, grown when a piece needs more.
+  private var output = UnsafeMutablePointer<UInt8>.allocate(capacity: 0)
+  private var outputCapacity = 0
+
+  deinit {
+    output.deallocate()
+  }
+
+  /// Folds `source` (decoded as `encoding`), which starts at byte `base` of the file. The
+  /// result's bytes live in this folding's buffer, valid until the next call.
   func fold(_ source: UnsafeBufferPointer<UInt8>, base: Int, encoding: TextBytes.Encoding)
     -> FoldedBytes
   {
     var out = FoldedBytes(base: base)
-    var bytes: [UInt8] = []
-    bytes.reserveCapacity(source.count + source.count / 16 + 16)
+    let count = source.count
+    // A character folds to at most 3 bytes per byte of it (a Windows-1252 byte to a 3-byte
+    // character); a longer folding makes room itself below.
+    reserve(count * 3 + 16)
+    guard let input = source.baseAddress else {
+      out.bytes = UnsafeBufferPointer(start: output, count: 0)
+      return out
+    }
+    // Locals, so the loop touches no class storage and no lazily initialised static.
+    var destination = output
+    var capacity = outputCapacity
+    var written = 0
     var lastSpace = false
     var index = 0
-    let count = source.count
-    // The hot loop reads the table through a local pointer (a static is checked at each use).
-    Self.ascii.withUnsafeBufferPointer { ascii in
-      while index < count {
-        let byte = source[index]
-        if byte < 0x80 {
-          let folded = ascii[Int(byte)]
-          if folded != 0x20 {
-            bytes.append(folded)
-            lastSpace = false
-          } else if !lastSpace {
-            bytes.append(0x20)
-            lastSpace = true
-          } else {
-            // A second space: nothing in the folded text stands for it.
-            out.diverge(
-              folded: bytes.count, source: index, foldedEnd: bytes.count, sourceEnd: index + 1)
-          }
-          index += 1
-          continue
-        }
-        let length: Int
-        let folded: [UInt8]
-        if encoding == .windows1252 {
-          length = 1
-          folded = latin1[Int(byte) - 0x80]
-        } else {
-          (length, folded) = foldUTF8(source, at: index)
-        }
-        var emitted = folded
-        if folded == [0x20] {
-          if lastSpace { emitted = [] }
-          lastSpace = true
-        } else if !folded.isEmpty {
+    let ascii = Self.asciiTable
+    while index < count {
+      let byte = input[index]
+      if byte < 0x80 {
+        let folded = ascii[Int(byte)]
+        if folded != 0x20 {
+          destination[written] = folded
+          written += 1
           lastSpace = false
+        } else if !lastSpace {
+          destination[written] = 0x20
+          written += 1
+          lastSpace = true
+        } else {
+          // A second space: nothing in the folded text stands for it.
+          out.diverge(folded: written, source: index, foldedEnd: written, sourceEnd: index + 1)
         }
-        let start = bytes.count
-        bytes.append(contentsOf: emitted)
-        if emitted.count != length {
-          out.diverge(
-            folded: start, source: index, foldedEnd: bytes.count, sourceEnd: index + length)
-        }
-        index += length
+        index += 1
+        continue
       }
+      let length: Int
+      let folded: [UInt8]
+      if encoding == .windows1252 {
+        length = 1
+        folded = latin1[Int(byte) - 0x80]
+      } else {
+        (length, folded) = foldUTF8(source, at: index)
+      }
+      var emitted = folded
+      if folded == [0x20] {
+        if lastSpace { emitted = [] }
+        lastSpace = true
+      } else if !folded.isEmpty {
+        lastSpace = false
+      }
+      if written + emitted.count + (count - index) * 3 > capacity {
+        output = destination
+        reserve(written + emitted.count + (count - index) * 3 + 16, keeping: written)
+        destination = output
+        capacity = outputCapacity
+      }
+      let start = written
+      for folded in emitted {
+        destination[written] = folded
+        written += 1
+      }
+      if emitted.count != length {
+        out.diverge(folded: start, source: index, foldedEnd: written, sourceEnd: index + length)
+      }
+      index += length
     }
-    out.bytes = bytes
+    out.bytes = UnsafeBufferPointer(start: destination, count: written)
     return out
+  }
+
+  /// Makes the output buffer hold at least `capacity` bytes, keeping its first `keeping`.
+  private func reserve(_ capacity: Int, keeping: Int = 0) {
+    guard capacity > outputCapacity else { return }
+    let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+    if keeping > 0 { bigger.update(from: output, count: keeping) }
+    output.deallocate()
+    output = bigger
+    outputCapacity = capacity
   }
 
   /// The length of the UTF-8 character at `index` and its folding; an invalid byte is one
