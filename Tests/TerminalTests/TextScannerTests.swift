@@ -43,6 +43,20 @@ import Testing
     #expect(try Self.matches("nowhere", in: text).isEmpty)
   }
 
+  @Test func tabsRunsOfSpacesAndCaseFoldAtEveryAlignment() throws {
+    // Eight bytes are folded at a time where they allow it: every alignment of the tricky
+    // bytes against those eight is tried.
+    for shift in 0..<17 {
+      let prefix = String(repeating: "x", count: shift)
+      let text = Data((prefix + "AZ[@ Ne \t  PAS `z{ end\n").utf8)
+      #expect(try Self.matches("ne pas", in: text).map(\.0) == [shift + 5], "shift \(shift)")
+      #expect(try Self.matches("az[@", in: text).map(\.0) == [shift], "shift \(shift)")
+      #expect(try Self.matches("`z{ end", in: text).map(\.0) == [shift + 15], "shift \(shift)")
+      #expect(try Self.matches("ne  pas", in: text).map(\.1) == ["Ne \t  PAS"], "shift \(shift)")
+      #expect(try Self.matches("a", in: text).map(\.0) == [shift], "shift \(shift)")
+    }
+  }
+
   @Test func aMatchAcrossTheBufferCutOfAVeryLongLineIsFoundOnceAndWhole() throws {
     // One line of 12,000 bytes read 2,048 at a time; the word put at every position around
     // the cuts (the buffer is cut `overlap` bytes before its end) is found once, where it is.

@@ -68,6 +68,26 @@ final class TextFolding {
     return folded
   }
 
+  /// The high bit of each of eight bytes.
+  private static let highBits: UInt64 = 0x8080_8080_8080_8080
+  /// 0x01 in each of eight bytes.
+  private static let ones: UInt64 = 0x0101_0101_0101_0101
+
+  /// 0x80 in each byte of `word` (ASCII bytes only) that equals `byte`, 0 in the others.
+  @inline(__always) private static func equalBytes(_ word: UInt64, _ byte: UInt8) -> UInt64 {
+    let difference = word ^ (ones &* UInt64(byte))
+    // A byte under 0x80 plus 0x7F reaches 0x80 unless it is 0, and never carries over.
+    let nonZero = ((difference &+ ones &* 0x7F) | difference) & highBits
+    return ~nonZero & highBits
+  }
+
+  /// `word` (ASCII bytes only) with A to Z turned to a to z.
+  @inline(__always) private static func lowercased(_ word: UInt64) -> UInt64 {
+    let atLeastA = (word &+ ones &* (0x80 - 0x41)) & highBits
+    let pastZ = (word &+ ones &* (0x80 - 0x5B)) & highBits
+    return word | ((atLeastA & ~pastZ) >> 2)
+  }
+
   /// Where folded text is written: reused by every piece, grown when a piece needs more.
   private var output = UnsafeMutablePointer<UInt8>.allocate(capacity: 0)
   private var outputCapacity = 0
@@ -98,6 +118,24 @@ final class TextFolding {
     var index = 0
     let ascii = Self.asciiTable
     while index < count {
+      // Eight ASCII bytes at a time when they hold no tab and no second space in a row
+      // (most of a text): upper case turned to lower case all at once.
+      if index + 8 <= count, written + 8 <= capacity {
+        let word = UnsafeRawPointer(input + index).loadUnaligned(as: UInt64.self)
+        if word & Self.highBits == 0 {
+          let spaces = Self.equalBytes(word, 0x20)
+          if Self.equalBytes(word, 0x09) == 0, spaces & (spaces << 8) == 0,
+            !(lastSpace && word & 0xFF == 0x20)
+          {
+            UnsafeMutableRawPointer(destination + written).storeBytes(
+              of: Self.lowercased(word), as: UInt64.self)
+            written += 8
+            index += 8
+            lastSpace = word >> 56 == 0x20
+            continue
+          }
+        }
+      }
       let byte = input[index]
       if byte < 0x80 {
         let folded = ascii[Int(byte)]
