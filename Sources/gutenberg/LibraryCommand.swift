@@ -3,8 +3,9 @@ import Terminal
 
 struct LibraryCommand: GlobalOptionsCommand {
   static let configuration = CommandConfiguration(
-    commandName: "library", abstract: "List downloaded books, or remove them.",
-    subcommands: [ListLibrary.self, RemoveFromLibrary.self], defaultSubcommand: ListLibrary.self)
+    commandName: "library", abstract: "List downloaded books, search their texts, or remove them.",
+    subcommands: [ListLibrary.self, SearchLibrary.self, RemoveFromLibrary.self],
+    defaultSubcommand: ListLibrary.self)
 
   // Only so that `gutenberg library --help` lists them too; the subcommands use their own.
   @OptionGroup(title: GlobalOptions.title) var global: GlobalOptions
@@ -18,6 +19,35 @@ struct LibraryCommand: GlobalOptionsCommand {
     func run() async throws {
       let format: GutenbergApp.ListFormat = json ? .json : .automatic
       try await global.run { await $0.libraryList(format: format) }
+    }
+  }
+
+  struct SearchLibrary: GlobalOptionsCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "search",
+      abstract: "Find words in every downloaded plain text (tab-separated when piped).",
+      discussion: """
+        The words are found as written, one after the other on a line, ignoring case and \
+        accents (etre finds Être) and the number of spaces between them. Each match shows the \
+        book, the chapter (from the reader's table of contents), the line cut around the match \
+        with the match marked, and the command that opens the reader there (read ID --at \
+        OFFSET). The Project Gutenberg header and licence are not searched, and a file that \
+        is not text is skipped with a note. Piped: id, title, chapter, byte offset, line, \
+        command. Exit 0 with a match, 1 with none, 64 with no words.
+        """)
+    @OptionGroup(title: GlobalOptions.title) var global: GlobalOptions
+    @Argument(help: "The words to find.") var words: [String] = []
+    @Flag(help: "Print JSON.") var json = false
+
+    func validate() throws {
+      if words.allSatisfy({ $0.allSatisfy(\.isWhitespace) }) {
+        throw ValidationError("give words to search for")
+      }
+    }
+
+    func run() async throws {
+      let (words, format): ([String], GutenbergApp.ListFormat) = (words, json ? .json : .automatic)
+      try await global.run { await $0.librarySearch(words: words, format: format) }
     }
   }
 

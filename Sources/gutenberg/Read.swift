@@ -23,15 +23,23 @@ struct Read: GlobalOptionsCommand {
   var pager = false
   @Option(help: "Fetch Project Gutenberg files from this mirror URL (see `gutenberg get --help`).")
   var mirror: String?
+  @Option(
+    name: .customLong("at"),
+    help: ArgumentHelp(
+      "Open on the page holding this byte offset of the file (as `library search` prints it).",
+      valueName: "byte-offset"))
+  var offset: Int?
 
   func validate() throws {
     guard id > 0 else { throw ValidationError("a book id is a positive number") }
+    if let offset, offset < 0 { throw ValidationError("--at is a byte offset, 0 or more") }
   }
 
   func run() async throws {
-    let (id, raw, pager, mirror) = (id, raw, pager, mirror)
+    let (id, raw, pager, mirror, offset) = (id, raw, pager, mirror, offset)
     try await global.run {
-      await $0.read(id: id, raw: raw, pager: pager, mirror: mirror, input: StandardInput())
+      await $0.read(
+        id: id, raw: raw, pager: pager, mirror: mirror, at: offset, input: StandardInput())
     }
   }
 }

@@ -193,6 +193,18 @@ extension DocsSandbox {
             options: .regularExpression) != nil
         }
       }
+    case "library" where invocation.operands.first == "search":
+      if invocation.isJSON {
+        needStdout("the matches as JSON") { json($0) is [Any] }
+      } else {
+        needStdout("tab-separated matches (id, title, chapter, offset, line, read command)") { _ in
+          lines.allSatisfy { line in
+            let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
+            return fields.count == 6 && Int(fields[0]) != nil && Int(fields[3]) != nil
+              && fields[5].hasPrefix("gutenberg read \(fields[0]) --at ")
+          }
+        }
+      }
     default:
       // A subcommand this test does not know yet: the general checks above still hold.
       break

@@ -65,4 +65,14 @@ import Testing
     #expect(text.bytes.encoding == .windows1252)
     #expect(text.notText?.hasSuffix("are control characters") == true, "\(text.notText ?? "")")
   }
+
+  /// A UTF-8 text whose one accented letter straddles the end of the 4 MiB the encoding is
+  /// chosen from: the half seen there is not taken for a Latin-1 byte.
+  @Test func aCharacterCutByTheSamplesEndLeavesUTF8AsIs() {
+    var bytes = [UInt8](repeating: UInt8(ascii: "x"), count: TextBytes.encodingSample - 1)
+    bytes += Array("é and more\n".utf8)
+    let text = BookText(data: Data(bytes))
+    #expect(text.bytes.encoding == .utf8)
+    #expect(text.rawLine(0).hasSuffix("xé and more"))
+  }
 }

@@ -241,6 +241,27 @@ enum ProductionCaptures {
     return String(capture.screen.out.dropFirst(before))
   }
 
+  /// `grep petersburgh` at the prompt over a library holding the sample text (at a fixed
+  /// path, so the capture is the same on every run): the book, then each match under it with
+  /// its chapter, the `read` command that opens the reader there and the line, match marked.
+  static func librarySearch() async throws -> String {
+    let app = try CaptureApp(width: 80)
+    try await app.attachBookActions()
+    let directory = URL(fileURLWithPath: "/tmp/gutenberg-screens-grep", isDirectory: true)
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let file = directory.appendingPathComponent("84-frankenstein.txt")
+    let text = try FixtureFiles.data("pg84-sample.txt")
+    try text.write(to: file)
+    try await app.service.recordDownload(
+      LibraryEntry(
+        id: 84, format: "txt", title: "Frankenstein; Or, The Modern Prometheus", path: file.path,
+        size: Int64(text.count), fetchedAt: SampleScreens.now, validator: nil,
+        url: "https://www.gutenberg.org/ebooks/84.txt.utf-8"))
+    _ = await app.start()
+    return await app.type("grep petersburgh")
+  }
+
   struct CaptureFailure: Error {
     var reason: String
     init(_ reason: String) { self.reason = reason }
@@ -276,6 +297,7 @@ enum ProductionCaptures {
       ("reader", render(try SampleScreens.reader(), width: 80)),
       ("reader-toc", render(try SampleScreens.readerContents(), width: 80)),
       ("bookmarks", try await bookmarks()),
+      ("library-search", try await librarySearch()),
     ]
   }
 

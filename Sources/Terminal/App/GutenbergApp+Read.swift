@@ -5,9 +5,11 @@ import Foundation
 /// left off.
 extension GutenbergApp {
   /// `gutenberg read ID`: downloads the text when needed, then pages it (or prints it when
-  /// standard output is not a terminal and `pager` is not set).
+  /// standard output is not a terminal and `pager` is not set); with `at`, from the page (or
+  /// the line) holding that byte offset rather than where the reader stopped.
   package func read(
-    id: Int, raw: Bool, pager: Bool, mirror mirrorText: String?, input: any LineSource
+    id: Int, raw: Bool, pager: Bool, mirror mirrorText: String?, at offset: Int? = nil,
+    input: any LineSource
   ) async -> ExitStatus {
     let entry: LibraryEntry
     switch await localText(id: id, mirror: mirrorText) {
@@ -16,13 +18,15 @@ extension GutenbergApp {
     }
     let input = Self.terminalInput(replacing: input, options: options)
     defer { input.stop() }
-    return await open(entry, raw: raw, pager: output.isTerminal || pager, input: input)
+    return await open(
+      entry, raw: raw, pager: output.isTerminal || pager, at: offset, input: input)
   }
 
-  /// Pages (or prints) a downloaded text; a file that is not text is refused.
-  func open(_ entry: LibraryEntry, raw: Bool, pager: Bool, input: any LineSource) async
-    -> ExitStatus
-  {
+  /// Pages (or prints) a downloaded text, from byte `offset` when given; a file that is not
+  /// text is refused.
+  func open(
+    _ entry: LibraryEntry, raw: Bool, pager: Bool, at offset: Int? = nil, input: any LineSource
+  ) async -> ExitStatus {
     let text: BookText
     do {
       text = try BookText(contentsOfFile: entry.path)
@@ -35,11 +39,12 @@ extension GutenbergApp {
         .dataError)
     }
     guard pager else {
-      printText(text, raw: raw)
+      printText(text, raw: raw, from: offset)
       return .ok
     }
     let saved = (try? await service.readingPosition(id: entry.id)) ?? nil
-    let (top, note) = Self.resumePlace(saved, in: text)
+    // `--at` (a `library search` hint) wins over where the reader stopped.
+    let (top, note) = offset.map { ($0, nil) } ?? Self.resumePlace(saved, in: text)
     var reader = Pager(
       text: text, title: entry.title, width: output.width,
       height: (output.height ?? TerminalHeight.current()) - 2, raw: raw, top: top)
@@ -74,7 +79,10 @@ extension GutenbergApp {
         else { return }
         _ = await open(entry, raw: false, pager: true, input: input)
       },
-      downloads: { [unowned self] id in await downloadLabels(id: id) })
+      downloads: { [unowned self] id in await downloadLabels(id: id) },
+      grep: { [unowned self] words in
+        _ = await librarySearch(words: [words], format: .automatic, onScreen: true)
+      })
   }
 
   /// `path` for each download of the book, `path (missing)` when the file is gone.
@@ -94,13 +102,16 @@ extension GutenbergApp {
     ).map(\.entry)
   }
 
-  /// The text for a pipe: every visible line, sanitised, in large writes; a line longer than
-  /// a piece is written a piece at a time.
-  func printText(_ text: BookText, raw: Bool) {
+  /// The text for a pipe: every visible line (from the one holding byte `offset`), sanitised,
+  /// in large writes; a line longer than a piece is written a piece at a time.
+  func printText(_ text: BookText, raw: Bool, from offset: Int? = nil) {
     let range = raw ? text.allBytes : text.bodyBytes
     var chunk: [String] = []
     chunk.reserveCapacity(2048)
     var start = range.lowerBound
+    if let offset, range.contains(offset) {
+      start = max(range.lowerBound, text.index.lineStart(of: offset, in: text.bytes))
+    }
     while start < range.upperBound {
       let end = min(text.lineEnd(from: start), range.upperBound)
       if end - start <= BookText.pieceSize {

@@ -24,8 +24,15 @@ extension BookText {
       if end + 1 < count, bytes[end] == 0x0D, bytes[end + 1] == 0x0A { return end + 2 }
       return end + 1
     }
+    // Only a line with a `*` or starting with `E`/`e` can be a marker (see `isMarker`): the
+    // others, nearly all, are not decoded (decoding and searching each took most of the time
+    // a book takes to open).
     func text(_ range: Range<Int>) -> String? {
-      range.count <= markerLength ? bytes.string(range) : nil
+      guard range.count <= markerLength, let first = range.first else { return nil }
+      guard bytes[first] | 0x20 == 0x65 || range.contains(where: { bytes[$0] == 0x2A }) else {
+        return nil
+      }
+      return bytes.string(range)
     }
     var start = origin
     var line = origin

@@ -1,5 +1,3 @@
-import Synchronization
-
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -36,12 +34,30 @@ enum MappingGuard {
   /// (`sigaction` fills it before our handler can run); `installed` is only used under `lock`.
   nonisolated(unsafe) static var previous = sigaction()
   nonisolated(unsafe) static var installed = false
-  static let lock = Mutex(())
+  /// A pthread mutex allocated once. Not `Mutex` in a `static let`: the release build of
+  /// `gutenberg` (Swift 6.3.1) trapped at the first mapping with "Call to unlock Mutex on a
+  /// thread which hasn't acquired the lock", which killed `read` and `library search`.
+  ///
+  /// `nonisolated(unsafe)` is safe: the pointer is written once (the lazy initialiser runs
+  /// once) and the mutex it points to is only used through `pthread_mutex_lock`/`unlock`.
+  nonisolated(unsafe) static let lock: UnsafeMutablePointer<pthread_mutex_t> = {
+    let lock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    lock.initialize(to: pthread_mutex_t())
+    pthread_mutex_init(lock, nil)
+    return lock
+  }()
+
+  /// Runs `body` holding ``lock``.
+  private static func locked<Result>(_ body: () -> Result) -> Result {
+    pthread_mutex_lock(lock)
+    defer { pthread_mutex_unlock(lock) }
+    return body()
+  }
 
   /// Guards `count` bytes at `base` until ``unregister(_:)``; false when every slot is taken.
   @discardableResult
   static func register(_ base: UnsafeRawPointer, count: Int) -> Bool {
-    lock.withLock { _ in
+    locked {
       if !installed { install() }
       let start = Int(bitPattern: base)
       for slot in 0..<capacity where slots[2 * slot] == 0 {
@@ -55,7 +71,7 @@ enum MappingGuard {
 
   /// Stops guarding the mapping at `base` (before it is unmapped).
   static func unregister(_ base: UnsafeRawPointer) {
-    lock.withLock { _ in
+    locked {
       let start = Int(bitPattern: base)
       for slot in 0..<capacity where slots[2 * slot] == start {
         slots[2 * slot] = 0

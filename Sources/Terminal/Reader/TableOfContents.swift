@@ -102,6 +102,13 @@ package struct TableOfContents: Sendable {
     for number in table.lines.upperBound..<lines.count where next < keys.count {
       let line = lines[number]
       guard !line.text.isEmpty, !line.text.hasPrefix("\u{0}") else { continue }
+      // Most lines are prose: one that starts with an ASCII letter or digit no candidate
+      // starts with cannot be its heading, and is passed over without working out its key.
+      if let first = line.text.utf8.first, let upper = asciiUpper(first),
+        !keys[next..<min(next + 3, keys.count)].contains(where: { $0.utf8.first == upper })
+      {
+        continue
+      }
       let lineKey = key(line.text)
       // An entry the text never repeats is passed over (a few at most).
       for candidate in next..<min(next + 3, keys.count)
@@ -112,6 +119,16 @@ package struct TableOfContents: Sendable {
       }
     }
     return found
+  }
+
+  /// An ASCII letter in upper case, or a digit; nil for anything else (whose key may start
+  /// otherwise).
+  static func asciiUpper(_ byte: UInt8) -> UInt8? {
+    switch byte {
+    case 0x61...0x7A: byte - 0x20
+    case 0x41...0x5A, 0x30...0x39: byte
+    default: nil
+    }
   }
 
   /// Upper case, single spaces, without a trailing page number or dots.

@@ -10,15 +10,19 @@ package struct BookActions: Sendable {
   package var read: @MainActor @Sendable (Book) async -> Void
   /// The book's downloads as shown on the details screen.
   package var downloads: @MainActor @Sendable (Int) async -> [String]
+  /// Prints the lines of the library's texts holding the words (`grep WORDS`).
+  package var grep: @MainActor @Sendable (String) async -> Void
 
   /// Actions from these closures.
   package init(
     download: @escaping @MainActor @Sendable (Book) async -> String?,
     read: @escaping @MainActor @Sendable (Book) async -> Void,
-    downloads: @escaping @MainActor @Sendable (Int) async -> [String]
+    downloads: @escaping @MainActor @Sendable (Int) async -> [String],
+    grep: @escaping @MainActor @Sendable (String) async -> Void = { _ in }
   ) {
     self.download = download
     self.read = read
     self.downloads = downloads
+    self.grep = grep
   }
 }

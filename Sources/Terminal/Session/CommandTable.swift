@@ -113,6 +113,17 @@ enum CommandTable {
       guard let first = args.first else { return .read(row: nil) }
       return .read(row: try PromptParser.number(first, what: "row"))
     },
+    CommandSpec(
+      ["grep"],
+      help: [
+        Entry("grep WORDS", "find WORDS in every downloaded text, with the command to read there")
+      ]
+    ) { args, _, _ throws(PromptParser.Failure) in
+      guard !args.isEmpty else {
+        throw PromptParser.fail("usage: grep WORDS (find words in the library's texts)")
+      }
+      return .grep(args.joined(separator: " "))
+    },
     search,
     CommandSpec(
       [SuggestionLine.key],

@@ -181,6 +181,12 @@ package final class InteractiveSession {
         await actions.read(book)
         self.redrawRequested = true
       }
+    case .grep(let words):
+      guard let actions = bookActions else {
+        output.print(errorLine("searching the library is not available here"))
+        return true
+      }
+      await actions.grep(words)
     case .offline(let on):
       service.simulateOffline(on)
       output.print(

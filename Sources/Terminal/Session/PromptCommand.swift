@@ -29,6 +29,8 @@ package enum PromptCommand: Sendable, Hashable {
   case download(row: Int?)
   /// Read a row's book, or the book shown, in the pager (`read`, `read N`).
   case read(row: Int?)
+  /// Find words in every downloaded text (`grep WORDS`, as `gutenberg library search`).
+  case grep(String)
   case offline(Bool)
   case export(path: String?)
   case importFile(path: String)

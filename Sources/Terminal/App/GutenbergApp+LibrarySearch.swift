@@ -1,0 +1,64 @@
+import Catalog
+import Foundation
+
+/// `gutenberg library search WORDS`: the words in every downloaded text.
+extension GutenbergApp {
+  /// Prints each line of the library's texts holding `words` (case- and accent-insensitive):
+  /// grouped by book on a terminal, one TSV line per match in a pipe, or a JSON array, written
+  /// as the matches are found. Exit 0 with a match, 1 without, 64 with no words (as grep).
+  /// `onScreen` (the browser's `grep`): grouped by book even in a pipe, as its screens are.
+  package func librarySearch(words: [String], format: ListFormat, onScreen: Bool = false) async
+    -> ExitStatus
+  {
+    let phrase = words.joined(separator: " ")
+    // The line is indented by 4 under its book, and `»` `«` take 2 more cells without colour.
+    let search = LibrarySearch(words: phrase, cells: output.width - 6)
+    guard search.hasWords else {
+      return fail("give words to search for: gutenberg library search WORDS", .usage)
+    }
+    let entries: [LibraryEntry]
+    do {
+      entries = try await service.downloads()
+    } catch {
+      return fail(error)
+    }
+    let texts = entries.filter(LibrarySearch.isPlainText)
+    var found = 0
+    var lastBook: String?
+    if format == .json { output.write("[") }
+    search.run(texts) { event in
+      switch event {
+      case .skipped(let entry, let reason):
+        output.printError("note: skipped book \(entry.id): \(Sanitizer.sanitize(reason))")
+      case .match(let match):
+        switch format {
+        case .json:
+          output.write((found == 0 ? "\n  " : ",\n  ") + match.json)
+        case .automatic where output.isTerminal || onScreen:
+          let book = "\(match.entry.id)\t\(match.entry.path)"
+          if book != lastBook {
+            output.print(match.bookLine(width: output.width, style: output.style))
+            lastBook = book
+          }
+          output.print(match.lines(width: output.width, style: output.style))
+        case .automatic:
+          output.print(match.tsvLine)
+        }
+        found += 1
+      }
+      return true
+    }
+    if format == .json { output.print(found == 0 ? "]" : "\n]") }
+    guard found == 0 else { return .ok }
+    let others = entries.count - texts.count
+    let unsearched =
+      others > 0
+      ? "; \(TextFormat.plural(others, "download")) not plain text (`gutenberg get ID --format txt` "
+        + "fetches the text)"
+      : ""
+    output.printError(
+      "no match for \"\(Sanitizer.sanitize(phrase))\" in \(TextFormat.plural(texts.count, "text"))"
+        + unsearched)
+    return .failure
+  }
+}

@@ -1,0 +1,198 @@
+import Catalog
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// `library search`: finds words in every downloaded plain text, a file at a time and each file
+/// by pieces (``TextScanner``), case- and accent-insensitively. A match in the Project
+/// Gutenberg header or licence is passed over, as the reader folds them away; the chapter is
+/// the reader's table of contents', worked out only for a book that has a match.
+package final class LibrarySearch {
+  /// What the search met, in the order of the library.
+  package enum Event: Sendable {
+    /// A line with the words.
+    case match(LibraryMatch)
+    /// A text that could not be searched, and why (missing, unreadable, not text).
+    case skipped(LibraryEntry, String)
+  }
+
+  private let folding = TextFolding()
+  private let needle: [UInt8]
+  private let scanner: TextScanner
+  /// Cells the line of a match is cut to.
+  private let cells: Int
+
+  /// A search for `words` whose lines are cut to `cells` terminal cells.
+  package init(words: String, cells: Int) {
+    needle = folding.needle(words)
+    scanner = TextScanner(needle: needle, folding: folding)
+    self.cells = max(20, cells)
+  }
+
+  /// False when the words fold to nothing (only spaces, or only combining marks).
+  package var hasWords: Bool { !needle.isEmpty }
+
+  /// True for the downloads searched: plain text (the reader's format).
+  package static func isPlainText(_ entry: LibraryEntry) -> Bool {
+    entry.format == "txt" || entry.format.lowercased().hasPrefix("text/plain")
+  }
+
+  /// Searches each plain-text entry in turn, calling `handle` with what it finds; stops when
+  /// `handle` returns false.
+  package func run(_ entries: [LibraryEntry], _ handle: (Event) -> Bool) {
+    for entry in entries where Self.isPlainText(entry) {
+      guard search(entry, handle) else { return }
+    }
+  }
+
+  /// Searches one file; false when told to stop.
+  private func search(_ entry: LibraryEntry, _ handle: (Event) -> Bool) -> Bool {
+    let descriptor = open(entry.path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else {
+      let reason =
+        errno == ENOENT
+        ? "its file \(entry.path) is missing"
+        : "cannot read \(entry.path): \(String(cString: strerror(errno)))"
+      return handle(.skipped(entry, reason))
+    }
+    defer { close(descriptor) }
+    var info = stat()
+    guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+      return handle(.skipped(entry, "\(entry.path) is not a regular file"))
+    }
+    let size = Int(info.st_size)
+    var text: BookText?
+    var contents: TableOfContents?
+    var stopped = false
+    let outcome: TextScanner.Outcome
+    do {
+      outcome = try scanner.scan(descriptor) { range in
+        // The header and licence are found once, when the book has a match at all.
+        if text == nil { text = try? BookText(contentsOfFile: entry.path) }
+        if let body = text?.bodyBytes, !body.contains(range.lowerBound) { return true }
+        if contents == nil, let text { contents = TableOfContents(text, in: text.bodyBytes) }
+        let chapter = contents?.entries.last { $0.offset <= range.lowerBound }?.title
+        let match = context(
+          descriptor, size: size, match: range, entry: entry, chapter: chapter)
+        guard handle(.match(match)) else {
+          stopped = true
+          return false
+        }
+        return true
+      }
+    } catch {
+      return handle(.skipped(entry, "cannot read \(entry.path): \(error.localizedDescription)"))
+    }
+    if case .notText(let reason) = outcome {
+      return handle(.skipped(entry, "its file is not text (\(reason))"))
+    }
+    return !stopped
+  }
+
+  /// The line around `match`, read again from the file (only the bytes that can be shown).
+  private func context(
+    _ descriptor: Int32, size: Int, match: Range<Int>, entry: LibraryEntry, chapter: String?
+  ) -> LibraryMatch {
+    let reach = cells * 4 + 64
+    let windowStart = max(0, match.lowerBound - reach)
+    let windowEnd = min(size, match.upperBound + reach)
+    var bytes = [UInt8](repeating: 0, count: max(0, windowEnd - windowStart))
+    let got = bytes.withUnsafeMutableBytes {
+      pread(descriptor, $0.baseAddress, $0.count, off_t(windowStart))
+    }
+    bytes.removeLast(bytes.count - max(0, got))
+    let start = match.lowerBound - windowStart
+    let end = min(bytes.count, match.upperBound - windowStart)
+    guard start >= 0, start <= end else {
+      return LibraryMatch(
+        entry: entry, chapter: chapter, offset: match.lowerBound, before: "", match: "",
+        after: "")
+    }
+    func isLineEnd(_ byte: UInt8) -> Bool { byte == 0x0A || byte == 0x0D }
+    var lineStart = start
+    while lineStart > 0, !isLineEnd(bytes[lineStart - 1]) { lineStart -= 1 }
+    let cutLeft = lineStart == 0 && windowStart > 0 && !isLineEnd(bytes.first ?? 0x0A)
+    // Not from the middle of a character.
+    if cutLeft, scanner.encoding == .utf8 {
+      while lineStart < start, bytes[lineStart] & 0xC0 == 0x80 { lineStart += 1 }
+    }
+    var lineEnd = end
+    while lineEnd < bytes.count, !isLineEnd(bytes[lineEnd]) { lineEnd += 1 }
+    let cutRight = lineEnd == bytes.count && windowEnd < size
+    // Combining marks after the match belong to its last letter.
+    var matchEnd = end
+    while matchEnd < lineEnd, let (scalar, length) = scalar(in: bytes, at: matchEnd),
+      scalar.properties.generalCategory == .nonspacingMark
+    {
+      matchEnd += length
+    }
+    let before = decode(bytes[lineStart..<start])
+    let found = Sanitizer.sanitize(decode(bytes[start..<matchEnd]))
+    let after = decode(bytes[matchEnd..<lineEnd])
+    var left = Sanitizer.sanitize(before)
+    if !left.isEmpty, before.last?.isWhitespace == true { left += " " }
+    var right = Sanitizer.sanitize(after)
+    if !right.isEmpty, after.first?.isWhitespace == true { right = " " + right }
+    let shown = DisplayWidth.truncate(found, toCells: max(8, cells - 8))
+    let room = max(0, cells - DisplayWidth.cells(shown))
+    let leftNeed = DisplayWidth.cells(left) + (cutLeft ? 1 : 0)
+    let rightNeed = DisplayWidth.cells(right) + (cutRight ? 1 : 0)
+    var leftRoom = leftNeed
+    if leftNeed + rightNeed > room {
+      leftRoom = min(leftNeed, max(room / 2, room - rightNeed))
+    }
+    let rightRoom = room - leftRoom
+    return LibraryMatch(
+      entry: entry, chapter: chapter, offset: match.lowerBound,
+      before: Self.suffix(left, toCells: leftRoom, cut: cutLeft), match: shown,
+      after: Self.prefix(right, toCells: rightRoom, cut: cutRight))
+  }
+
+  /// The bytes as the reader decodes them.
+  private func decode(_ bytes: ArraySlice<UInt8>) -> String {
+    bytes.withUnsafeBufferPointer { buffer in
+      scanner.encoding == .windows1252
+        ? TextBytes.decodeWindows1252(buffer) : String(decoding: buffer, as: UTF8.self)
+    }
+  }
+
+  /// The character at `index` and its length in bytes.
+  private func scalar(in bytes: [UInt8], at index: Int) -> (Unicode.Scalar, Int)? {
+    if scanner.encoding == .windows1252 { return (TextBytes.windows1252[Int(bytes[index])], 1) }
+    var iterator = bytes[index...].makeIterator()
+    var decoder = UTF8()
+    guard case .scalarValue(let scalar) = decoder.decode(&iterator) else { return nil }
+    return (scalar, UTF8.width(scalar))
+  }
+
+  /// The end of `text` that fits in `cells`, after `…` when something is left out.
+  static func suffix(_ text: String, toCells cells: Int, cut: Bool) -> String {
+    if !cut, DisplayWidth.cells(text) <= cells { return text }
+    guard cells > 0 else { return "" }
+    var kept: [Character] = []
+    var used = 1
+    for character in text.reversed() {
+      let width = DisplayWidth.cells(character)
+      if used + width > cells { break }
+      kept.append(character)
+      used += width
+    }
+    while kept.last == " " { kept.removeLast() }
+    return DisplayWidth.ellipsis + String(kept.reversed())
+  }
+
+  /// The start of `text` that fits in `cells`, before `…` when something is left out.
+  static func prefix(_ text: String, toCells cells: Int, cut: Bool) -> String {
+    if !cut { return DisplayWidth.truncate(text, toCells: cells) }
+    guard cells > 0 else { return "" }
+    let shortened = DisplayWidth.truncate(text, toCells: cells - 1)
+    return shortened.hasSuffix(DisplayWidth.ellipsis)
+      ? shortened : shortened + DisplayWidth.ellipsis
+  }
+}
