@@ -23,10 +23,12 @@ let package = Package(
   targets: [
     // The HTTP client for the Gutendex API: endpoints, transport, query, models, pagination.
     .target(name: "Gutendex", dependencies: ["CCurl"]),
-    // The system libcurl, the one HTTP client of every request (apt: libcurl4-openssl-dev).
-    .systemLibrary(
-      name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl",
-      providers: [.apt(["libcurl4-openssl-dev"])]),
+    // The system libcurl, the one HTTP client of every request, opened with dlopen on the first
+    // request (apt: libcurl4 to run, libcurl4-openssl-dev for its headers to build): not linked,
+    // so a command that makes no request never loads it nor the libraries it pulls in.
+    .target(
+      name: "CCurl", path: "Sources/CCurl",
+      linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
     // A Gutendex-compatible engine over a local set of books, plus the embedded catalogue.
     .target(
       name: "GutendexEngine", dependencies: ["Gutendex", "CZlib", "CArchive", "CLibXML2"],
@@ -36,14 +38,18 @@ let package = Package(
       resources: [.copy("Resources")]),
     // The system zlib: gunzip of the source catalogue and CRC-32 of the index (apt: zlib1g-dev).
     .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
-    // libarchive: Project Gutenberg's feed (.tar.bz2) read as a stream (apt: libarchive-dev).
-    .systemLibrary(
-      name: "CArchive", path: "Sources/CArchive", pkgConfig: "libarchive",
-      providers: [.apt(["libarchive-dev"])]),
-    // libxml2: each RDF record of the feed parsed as Gutendex's reader does (apt: libxml2-dev).
-    .systemLibrary(
-      name: "CLibXML2", path: "Sources/CLibXML2", pkgConfig: "libxml-2.0",
-      providers: [.apt(["libxml2-dev"])]),
+    // libarchive: Project Gutenberg's feed (.tar.bz2) read as a stream (apt: libarchive-dev for
+    // its headers). Opened with dlopen by the feed sync, like libxml2: not linked, so no other
+    // command loads them nor the compression and ICU libraries they pull in.
+    .target(
+      name: "CArchive", path: "Sources/CArchive",
+      linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
+    // libxml2: each RDF record of the feed parsed as Gutendex's reader does (apt: libxml2-dev;
+    // system/libxml links to its headers, so no include path outside the package is named).
+    .target(
+      name: "CLibXML2", path: "Sources/CLibXML2", exclude: ["system"],
+      cSettings: [.headerSearchPath("system")],
+      linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
     // Derives the embedded catalogue snapshot from the real catalogue, and verifies it.
     .executableTarget(name: "gutendex-snapshot", dependencies: ["Gutendex", "GutendexEngine"]),
     // A loopback HTTP/1.1 server with fault knobs, serving any `Requestable` (usually the engine).
@@ -59,10 +65,12 @@ let package = Package(
       dependencies: [
         "Gutendex", "GutendexEngine", .product(name: "GRDB", package: "GRDB.swift"),
       ]),
-    // The system libedit, the line editor of the interactive prompts (apt: libedit-dev).
-    .systemLibrary(
-      name: "CEditLine", path: "Sources/CEditLine", pkgConfig: "libedit",
-      providers: [.apt(["libedit-dev"])]),
+    // The system libedit, the line editor of the interactive prompts (apt: libedit-dev for its
+    // headers), opened with dlopen by the first prompt on a terminal: not linked, so commands
+    // and piped sessions never load it.
+    .target(
+      name: "CEditLine", path: "Sources/CEditLine",
+      linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
     // Line-mode rendering and the interactive session, kept out of `main` so tests can drive it.
     .target(name: "Terminal", dependencies: ["Catalog", "CEditLine"]),
     .executableTarget(

@@ -6,20 +6,27 @@ import Synchronization
 /// connections (and TLS sessions) are kept and reused from one request to the next.
 ///
 /// Made on the first request only: a run that never touches the network (the local catalogue,
-/// the cache) never starts the thread nor initialises libcurl and OpenSSL. Other threads only
+/// the cache) never loads libcurl, starts the thread, nor initialises libcurl and OpenSSL. Other threads only
 /// queue work and call `curl_multi_wakeup`, the one multi-handle call libcurl allows from any
 /// thread; everything else happens on the engine's thread.
 final class CurlEngine: Sendable {
-  /// The process's engine; nil when libcurl cannot make a multi handle (out of memory), which
-  /// every request then reports as an error instead of crashing.
+  /// The process's engine; nil when libcurl cannot be loaded (``loadFailure``) or cannot make a
+  /// multi handle (out of memory), which every request then reports as an error instead of
+  /// crashing.
   static let shared = CurlEngine()
+
+  /// Why libcurl could not be opened (one line naming the package to install), nil once it is.
+  /// libcurl is not linked: it is opened here, on the first request, so a command that makes
+  /// none never maps it nor the ~29 libraries it depends on.
+  static let loadFailure: String? = gb_curl_load().map { String(cString: $0) }
 
   private let multi: MultiHandle
   private let inbox = Mutex<[CurlTransfer]>([])
 
   private init?() {
-    curl_global_init(Int(CURL_GLOBAL_DEFAULT))
-    guard let pointer = curl_multi_init() else { return nil }
+    guard Self.loadFailure == nil else { return nil }
+    gb_curl_global_init(Int(CURL_GLOBAL_DEFAULT))
+    guard let pointer = gb_curl_multi_init() else { return nil }
     // libcurl's default keeps 4 idle connections per transfer in progress and closes the oldest
     // beyond that, so a process talking to many hosts at once (the test runner: a loopback
     // server per test, in parallel) loses the connection one client is about to reuse. The
@@ -40,7 +47,7 @@ final class CurlEngine: Sendable {
 
   /// Wakes the engine's thread to look at its transfers again.
   func wake() {
-    curl_multi_wakeup(multi.pointer)
+    gb_curl_multi_wakeup(multi.pointer)
   }
 
   /// The loop of the engine's thread: it never ends (the process's transfers all run here).
@@ -48,7 +55,7 @@ final class CurlEngine: Sendable {
     let pointer = multi.pointer
     var active: [UnsafeMutableRawPointer: CurlTransfer] = [:]
     func remove(_ easy: UnsafeMutableRawPointer) -> CurlTransfer? {
-      curl_multi_remove_handle(pointer, easy)
+      gb_curl_multi_remove_handle(pointer, easy)
       return active.removeValue(forKey: easy)
     }
     while true {
@@ -57,7 +64,7 @@ final class CurlEngine: Sendable {
         return queue
       }) {
         guard !transfer.isCancelled else { continue }
-        if curl_multi_add_handle(pointer, transfer.handle.easy) == CURLM_OK {
+        if gb_curl_multi_add_handle(pointer, transfer.handle.easy) == CURLM_OK {
           active[transfer.handle.easy] = transfer
         } else {
           transfer.finish(
@@ -71,9 +78,9 @@ final class CurlEngine: Sendable {
         Self.serve(easy, transfer)
       }
       var running: Int32 = 0
-      curl_multi_perform(pointer, &running)
+      gb_curl_multi_perform(pointer, &running)
       var queued: Int32 = 0
-      while let message = curl_multi_info_read(pointer, &queued) {
+      while let message = gb_curl_multi_info_read(pointer, &queued) {
         guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle else {
           continue
         }
@@ -94,7 +101,7 @@ final class CurlEngine: Sendable {
       var ready: Int32 = 0
       // Woken early by new work, a reader taking a batch, or a cancel; the timeout also bounds
       // how late a stalled transfer is noticed.
-      curl_multi_poll(pointer, nil, 0, active.isEmpty ? 1_000 : 50, &ready)
+      gb_curl_multi_poll(pointer, nil, 0, active.isEmpty ? 1_000 : 50, &ready)
     }
   }
 
@@ -102,7 +109,7 @@ final class CurlEngine: Sendable {
   private static func serve(_ easy: UnsafeMutableRawPointer, _ transfer: CurlTransfer) {
     if transfer.afterRound() {
       // May call the write callback at once with the bytes libcurl held back.
-      curl_easy_pause(easy, gb_pause_cont())
+      gb_curl_easy_pause(easy, gb_pause_cont())
     }
   }
 

@@ -48,7 +48,7 @@ enum CurlFailure {
     case CURLE_RECV_ERROR, CURLE_SEND_ERROR:
       return .connectionLost(url: url, reason: "connection reset")
     default:
-      return .connectionLost(url: url, reason: String(cString: curl_easy_strerror(code)))
+      return .connectionLost(url: url, reason: String(cString: gb_curl_easy_strerror(code)))
     }
   }
 

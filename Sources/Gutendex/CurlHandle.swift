@@ -28,17 +28,17 @@ final class CurlHandle: @unchecked Sendable {
     var list: UnsafeMutablePointer<curl_slist>?
     // An empty `Expect:` stops libcurl adding one; nothing here sends a body anyway.
     for line in lines + ["Expect:"] {
-      list = curl_slist_append(list, line)
+      list = gb_curl_slist_append(list, line)
     }
-    if let headerList { curl_slist_free_all(headerList) }
+    if let headerList { gb_curl_slist_free_all(headerList) }
     headerList = list
   }
 
   /// Frees the handle and the list.
   func release() {
-    curl_easy_cleanup(easy)
+    gb_curl_easy_cleanup(easy)
     errorBuffer.deallocate()
-    if let headerList { curl_slist_free_all(headerList) }
+    if let headerList { gb_curl_slist_free_all(headerList) }
     headerList = nil
   }
 }

@@ -50,7 +50,7 @@ final class CurlTransfer: Sendable {
     isHead = request.method.uppercased() == "HEAD"
     let now = ContinuousClock.now
     state = Mutex(State(lastActivity: now, windowStart: now))
-    guard let easy = curl_easy_init() else {
+    guard let easy = gb_curl_easy_init() else {
       throw .invalidRequest(reason: "libcurl could not make a handle")
     }
     handle = CurlHandle(easy: easy)

@@ -41,6 +41,10 @@ public final class CurlTransport: Requestable {
 
   /// Sends `request`; returns once the head is here, the body streaming behind it.
   public func open(_ request: HTTPRequest) async throws -> StreamedResponse {
+    if let failure = CurlEngine.loadFailure {
+      // Like a server that cannot be reached: the cache and the local catalogue stand in.
+      throw GutendexError.unreachable(url: request.url, reason: failure)
+    }
     guard let engine = CurlEngine.shared else {
       throw GutendexError.invalidRequest(reason: "libcurl could not start (out of memory)")
     }

@@ -27,6 +27,8 @@ enum ProcessBenchmarks {
     let embedded = try context.dataDirectory("cold-embedded")
     let commands: [(String, [String])] = [
       ("hello", []),
+      // Issue 26: `--version` touches no store and no catalogue; it costs the start alone.
+      ("version", ["--version"]),
       ("embedded", ["list", "--source", "embedded", "--data-dir", embedded.path]),
       (
         "cache",
@@ -44,8 +46,8 @@ enum ProcessBenchmarks {
           executable: name == "hello" ? binaries.hello : binaries.gutenberg,
           arguments: arguments, output: listing)
         let outcome = try await child.run()
-        if name == "hello" {
-          guard outcome.exitStatus == 0 else { throw BenchError("bench-hello failed") }
+        if name == "hello" || name == "version" {
+          guard outcome.exitStatus == 0 else { throw BenchError("\(name) failed") }
         } else {
           try checkListing(outcome, listing)
         }
@@ -58,6 +60,10 @@ enum ProcessBenchmarks {
     let hello = times["hello"] ?? Samples()
     return (
       [
+        ResultRow(
+          figure: "2. cold start, gutenberg --version", unit: .seconds,
+          samples: times["version"] ?? Samples(), baselineName: "bench-hello", baseline: hello,
+          target: .ratioAtMost(3)),
         ResultRow(
           figure: "2. cold start, list --source embedded", unit: .seconds,
           samples: times["embedded"] ?? Samples(), baselineName: "bench-hello", baseline: hello,

@@ -3,6 +3,7 @@ import Terminal
 
 struct Bookmarks: GlobalOptionsCommand {
   static let configuration = CommandConfiguration(
+    commandName: "bookmarks",
     abstract: "List the bookmarks and notes made in the reader (tab-separated when piped).",
     discussion: """
       In the reader, b [note] bookmarks the page's first words, bookmarks lists them and g bN \

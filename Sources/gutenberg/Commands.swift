@@ -4,6 +4,7 @@ import Terminal
 
 struct Browse: GlobalOptionsCommand {
   static let configuration = CommandConfiguration(
+    commandName: "browse",
     abstract: "Browse interactively (the default): n next, p previous, / search, ? help.")
 
   @OptionGroup(title: GlobalOptions.title) var global: GlobalOptions
@@ -17,6 +18,7 @@ struct Browse: GlobalOptionsCommand {
 
 struct List: GlobalOptionsCommand {
   static let configuration = CommandConfiguration(
+    commandName: "list",
     abstract: "Print a page of books (tab-separated when piped).")
 
   @OptionGroup(title: GlobalOptions.title) var global: GlobalOptions
@@ -34,6 +36,7 @@ struct List: GlobalOptionsCommand {
 
 struct Show: GlobalOptionsCommand {
   static let configuration = CommandConfiguration(
+    commandName: "show",
     abstract: "Show one book with every detail and download link.",
     discussion: """
       Where the book came from, when the server could not be used (the cache, a saved \
@@ -57,6 +60,7 @@ struct Show: GlobalOptionsCommand {
 
 struct Status: GlobalOptionsCommand {
   static let configuration = CommandConfiguration(
+    commandName: "status",
     abstract: "Show the server, the source, favourites, cache and recent requests.")
 
   @OptionGroup(title: GlobalOptions.title) var global: GlobalOptions

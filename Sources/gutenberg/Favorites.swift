@@ -30,7 +30,8 @@ struct Favorites: GlobalOptionsCommand {
   }
 
   struct Add: GlobalOptionsCommand {
-    static let configuration = CommandConfiguration(abstract: "Add books by id.")
+    static let configuration = CommandConfiguration(
+      commandName: "add", abstract: "Add books by id.")
     @OptionGroup(title: GlobalOptions.title) var global: GlobalOptions
     @Argument(help: "Project Gutenberg numbers.") var ids: [Int]
 
@@ -49,6 +50,7 @@ struct Favorites: GlobalOptionsCommand {
 
   struct Remove: GlobalOptionsCommand {
     static let configuration = CommandConfiguration(
+      commandName: "remove",
       abstract: "Remove books by id.", aliases: ["rm"])
     @OptionGroup(title: GlobalOptions.title) var global: GlobalOptions
     @Argument(help: "Project Gutenberg numbers.") var ids: [Int]
@@ -65,6 +67,7 @@ struct Favorites: GlobalOptionsCommand {
 
   struct Export: GlobalOptionsCommand {
     static let configuration = CommandConfiguration(
+      commandName: "export",
       abstract: "Write favourites as JSON to standard output or a file (atomically).")
     @OptionGroup(title: GlobalOptions.title) var global: GlobalOptions
     @Option(name: .shortAndLong, help: "The file to write.") var output: String?
@@ -77,6 +80,7 @@ struct Favorites: GlobalOptionsCommand {
 
   struct Import: GlobalOptionsCommand {
     static let configuration = CommandConfiguration(
+      commandName: "import",
       abstract: "Merge favourites from an export, a Gutendex page or an array of books.")
     @OptionGroup(title: GlobalOptions.title) var global: GlobalOptions
     @Argument(help: "The JSON file, or - for standard input.") var file: String
@@ -89,6 +93,7 @@ struct Favorites: GlobalOptionsCommand {
 
   struct Refresh: GlobalOptionsCommand {
     static let configuration = CommandConfiguration(
+      commandName: "refresh",
       abstract: "Fetch fresh details of every favourite from the server.")
     @OptionGroup(title: GlobalOptions.title) var global: GlobalOptions
 
@@ -100,6 +105,7 @@ struct Favorites: GlobalOptionsCommand {
 
 struct Cache: GlobalOptionsCommand {
   static let configuration = CommandConfiguration(
+    commandName: "cache",
     abstract: "Inspect or clear the page cache.", subcommands: [Info.self, Clear.self],
     defaultSubcommand: Info.self)
 
@@ -107,7 +113,8 @@ struct Cache: GlobalOptionsCommand {
   @OptionGroup(title: GlobalOptions.title) var global: GlobalOptions
 
   struct Info: GlobalOptionsCommand {
-    static let configuration = CommandConfiguration(abstract: "Show cached pages, size and age.")
+    static let configuration = CommandConfiguration(
+      commandName: "info", abstract: "Show cached pages, size and age.")
     @OptionGroup(title: GlobalOptions.title) var global: GlobalOptions
     @Flag(help: "Print JSON.") var json = false
 
@@ -118,7 +125,8 @@ struct Cache: GlobalOptionsCommand {
   }
 
   struct Clear: GlobalOptionsCommand {
-    static let configuration = CommandConfiguration(abstract: "Delete every cached page.")
+    static let configuration = CommandConfiguration(
+      commandName: "clear", abstract: "Delete every cached page.")
     @OptionGroup(title: GlobalOptions.title) var global: GlobalOptions
 
     func run() async throws {

@@ -3,6 +3,7 @@ import Terminal
 
 struct Get: GlobalOptionsCommand {
   static let configuration = CommandConfiguration(
+    commandName: "get",
     abstract: "Download books (resumes an interrupted download).",
     discussion: """
       Without --format, the first edition the book has of: epub (with images), txt (UTF-8 \

@@ -36,6 +36,12 @@ struct Gutenberg: GlobalOptionsCommand {
   /// Runs the command; a usage error is one `error:` line and exit 64, like every other failure
   /// (ArgumentParser's default prints "Error:" plus a usage block over several lines).
   static func main() async {
+    // `gutenberg --version` alone is answered before ArgumentParser, whose parse reflects the
+    // options of every command (most of the 5 ms this took); the same line, the same exit 0.
+    if CommandLine.arguments.dropFirst().elementsEqual(["--version"]) {
+      print(configuration.version)
+      return
+    }
     do {
       var command = try parseAsRoot()
       if var asyncCommand = command as? AsyncParsableCommand {

@@ -3,6 +3,7 @@ import Terminal
 
 struct Read: GlobalOptionsCommand {
   static let configuration = CommandConfiguration(
+    commandName: "read",
     abstract: "Read a book's plain text in a pager (downloads it first when needed).",
     discussion: """
       Keys: Enter or n next page, p previous, g 50% or g LINE to jump, /word to search (it \

@@ -3,6 +3,7 @@ import Terminal
 
 struct Sync: GlobalOptionsCommand {
   static let configuration = CommandConfiguration(
+    commandName: "sync",
     abstract: "Bring the local catalogue up to date from the server (new books, your books).")
 
   @OptionGroup(title: GlobalOptions.title) var global: GlobalOptions

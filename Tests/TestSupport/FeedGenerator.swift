@@ -201,31 +201,32 @@ public enum FeedGenerator {
   /// Writes `records` (id → RDF bytes) as `cache/epub/<id>/pg<id>.rdf` entries of a
   /// bzip2-compressed tar at `path`, in id order.
   public static func writeArchive(_ records: [(Int, Data)], to path: String) throws {
-    guard let archive = archive_write_new() else {
+    if let reason = gb_archive_load() { throw HarnessFailure(description: String(cString: reason)) }
+    guard let archive = gb_archive_write_new() else {
       throw HarnessFailure(description: "libarchive could not start")
     }
-    defer { archive_write_free(archive) }
-    archive_write_add_filter_bzip2(archive)
-    archive_write_set_format_ustar(archive)
-    guard archive_write_open_filename(archive, path) == ARCHIVE_OK else {
+    defer { gb_archive_write_free(archive) }
+    gb_archive_write_add_filter_bzip2(archive)
+    gb_archive_write_set_format_ustar(archive)
+    guard gb_archive_write_open_filename(archive, path) == ARCHIVE_OK else {
       throw HarnessFailure(description: "cannot write \(path)")
     }
-    let entry = archive_entry_new()
-    defer { archive_entry_free(entry) }
+    let entry = gb_archive_entry_new()
+    defer { gb_archive_entry_free(entry) }
     for (id, bytes) in records {
-      archive_entry_clear(entry)
-      archive_entry_set_pathname(entry, "cache/epub/\(id)/pg\(id).rdf")
+      gb_archive_entry_clear(entry)
+      gb_archive_entry_set_pathname(entry, "cache/epub/\(id)/pg\(id).rdf")
       gb_entry_set_regular_file(entry, 0o644)
-      archive_entry_set_size(entry, la_int64_t(bytes.count))
-      guard archive_write_header(archive, entry) == ARCHIVE_OK,
-        bytes.withUnsafeBytes({ archive_write_data(archive, $0.baseAddress, $0.count) })
+      gb_archive_entry_set_size(entry, la_int64_t(bytes.count))
+      guard gb_archive_write_header(archive, entry) == ARCHIVE_OK,
+        bytes.withUnsafeBytes({ gb_archive_write_data(archive, $0.baseAddress, $0.count) })
           == bytes.count
       else {
-        let reason = archive_error_string(archive).map { String(cString: $0) } ?? "?"
+        let reason = gb_archive_error_string(archive).map { String(cString: $0) } ?? "?"
         throw HarnessFailure(description: "cannot write \(path): \(reason)")
       }
     }
-    guard archive_write_close(archive) == ARCHIVE_OK else {
+    guard gb_archive_write_close(archive) == ARCHIVE_OK else {
       throw HarnessFailure(description: "cannot finish \(path)")
     }
   }

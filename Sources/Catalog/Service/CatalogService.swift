@@ -84,10 +84,11 @@ public final class CatalogService: Sendable {
   /// Opens the stores at `location` off the caller's actor (creating and migrating them may
   /// wait for another process's lock): the favourites database must open, or this throws; the
   /// page cache is disposable, so when it cannot open the service browses without it and
-  /// ``cacheProblem`` says why.
+  /// ``cacheProblem`` says why. `readsOnly` opens the favourites to read only;
+  /// `cacheReadsOnly` the page cache, for a command that asks no server (so stores no page).
   public static func open(
     client: GutendexClient, location: StoreLocation, local: LocalCatalogue? = nil,
-    mode: Mode = .automatic, readsOnly: Bool = false
+    mode: Mode = .automatic, readsOnly: Bool = false, cacheReadsOnly: Bool = false
   ) async throws(CatalogError) -> CatalogService {
     // One lock wait for the service's files: Ctrl-C stops every wait of this service.
     let busyWait = BusyWait()
@@ -97,7 +98,9 @@ public final class CatalogService: Sendable {
         location: location, busyWait: busyWait, readsOnly: readsOnly)
       return (
         favorites,
-        Result { () throws(StoreError) in try PageCache(location: location, busyWait: busyWait) }
+        Result { () throws(StoreError) in
+          try PageCache(location: location, busyWait: busyWait, readsOnly: cacheReadsOnly)
+        }
       )
     }
     var problem: StoreError?

@@ -21,28 +21,29 @@ final class PageCache: Sendable {
   /// write fails with ``StoreError/notWritable(path:)``.
   let isReadOnly: Bool
 
-  /// Opens (creating with mode 0700 directories as needed) `<cache>/pages.sqlite`.
+  /// Opens (creating with mode 0700 directories as needed) `<cache>/pages.sqlite`; with
+  /// `readsOnly` (a command that never stores a page), only reads it and creates nothing.
   convenience init(
     location: StoreLocation, maxEntries: Int = 1000, maxAge: TimeInterval = 30 * 86_400,
-    busyWait: BusyWait = BusyWait()
+    busyWait: BusyWait = BusyWait(), readsOnly: Bool = false
   ) throws(StoreError) {
-    try StoreDatabase.createDirectory(location.cacheDirectory)
+    if !readsOnly { try StoreDatabase.createDirectory(location.cacheDirectory) }
     try self.init(
       databaseURL: location.cacheDatabase, maxEntries: maxEntries, maxAge: maxAge,
-      busyWait: busyWait)
+      busyWait: busyWait, readsOnly: readsOnly)
   }
 
   /// Opens (creating and migrating as needed) the cache database at `databaseURL`.
   init(
     databaseURL: URL, maxEntries: Int = 1000, maxAge: TimeInterval = 30 * 86_400,
-    busyWait: BusyWait = BusyWait()
+    busyWait: BusyWait = BusyWait(), readsOnly: Bool = false
   ) throws(StoreError) {
     self.databaseURL = databaseURL.standardizedFileURL
     self.busyWait = busyWait
     self.maxEntries = max(0, maxEntries)
     self.maxAge = maxAge.isNaN ? 0 : max(0, maxAge)
     let opened = try StoreDatabase.open(
-      self.databaseURL, schema: Self.schema, busyWait: busyWait)
+      self.databaseURL, schema: Self.schema, busyWait: busyWait, readsOnly: readsOnly)
     pool = opened.writer
     isReadOnly = opened.readOnly
   }

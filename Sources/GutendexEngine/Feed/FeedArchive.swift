@@ -35,15 +35,19 @@ final class FeedArchive {
   func forEachRecord(
     oversized: (Int) -> Void, _ body: (Int, UnsafeRawBufferPointer) throws -> Void
   ) throws {
-    guard let archive = archive_read_new() else {
+    // libarchive and libxml2 are opened here, by the one command that reads the feed.
+    if let reason = gb_archive_load() ?? FeedRecordReader.loadFailure {
+      throw Failure(reason: String(cString: reason))
+    }
+    guard let archive = gb_archive_read_new() else {
       throw Failure(reason: "libarchive could not start (out of memory)")
     }
-    defer { archive_read_free(archive) }
-    archive_read_support_filter_all(archive)
-    archive_read_support_format_tar(archive)
-    archive_read_support_format_gnutar(archive)
+    defer { gb_archive_read_free(archive) }
+    gb_archive_read_support_filter_all(archive)
+    gb_archive_read_support_format_tar(archive)
+    gb_archive_read_support_format_gnutar(archive)
     let context = Unmanaged.passUnretained(self).toOpaque()
-    let opened = archive_read_open(
+    let opened = gb_archive_read_open(
       archive, context, nil,
       { archive, context, buffer in
         let feed = Unmanaged<FeedArchive>.fromOpaque(context!).takeUnretainedValue()
@@ -54,15 +58,16 @@ final class FeedArchive {
     var record = [UInt8](repeating: 0, count: 64 << 10)
     var entry: OpaquePointer?
     while true {
-      let status = archive_read_next_header(archive, &entry)
+      let status = gb_archive_read_next_header(archive, &entry)
       if status == ARCHIVE_EOF { break }
       guard status == ARCHIVE_OK || status == ARCHIVE_WARN, let entry else {
         throw failure(archive)
       }
       guard gb_entry_is_regular_file(entry) != 0,
-        let path = archive_entry_pathname(entry), let id = Self.recordID(String(cString: path))
+        let path = gb_archive_entry_pathname(entry), let id = Self.recordID(String(cString: path))
       else { continue }
-      let announced = archive_entry_size_is_set(entry) != 0 ? Int(archive_entry_size(entry)) : 0
+      let announced =
+        gb_archive_entry_size_is_set(entry) != 0 ? Int(gb_archive_entry_size(entry)) : 0
       if announced > Self.recordLimit {
         oversized(id)
         continue
@@ -74,7 +79,7 @@ final class FeedArchive {
           record.append(contentsOf: repeatElement(0, count: record.count))
         }
         let read = record.withUnsafeMutableBytes {
-          archive_read_data(archive, $0.baseAddress! + length, $0.count - length)
+          gb_archive_read_data(archive, $0.baseAddress! + length, $0.count - length)
         }
         if read == 0 { break }
         guard read > 0 else { throw failure(archive) }
@@ -121,7 +126,7 @@ final class FeedArchive {
   }
 
   private func failure(_ archive: OpaquePointer) -> Failure {
-    let text = archive_error_string(archive).map { String(cString: $0) } ?? "unreadable"
+    let text = gb_archive_error_string(archive).map { String(cString: $0) } ?? "unreadable"
     return Failure(reason: text, source: sourceFailure)
   }
 }

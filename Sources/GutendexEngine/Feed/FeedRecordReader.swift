@@ -23,24 +23,27 @@ import CLibXML2
 enum FeedRecordReader {
   static let lcsh = RDFNode.Namespace.dc.rawValue + "LCSH"
 
+  /// Why libxml2 could not be opened, nil once it is. It is not linked: only a feed sync
+  /// parses XML, so no other command maps it nor the ICU libraries it depends on.
+  static var loadFailure: UnsafePointer<CChar>? { gb_xml_load() }
+
   /// The book record `bytes` hold, nil when the server would hide it; throws when the record
   /// is not one Gutendex could read (bad XML, no `pgterms:ebook`, a year that is not a number).
   static func read(id: Int, bytes: UnsafeRawBufferPointer) throws(FeedRecordError) -> BookRecord? {
     guard let base = bytes.baseAddress?.assumingMemoryBound(to: CChar.self),
       let size = Int32(exactly: bytes.count)
     else { throw FeedRecordError(id: id, reason: "an empty record") }
-    let options = Int32(
-      XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue
-        | XML_PARSE_COMPACT.rawValue)
-    guard let document = xmlReadMemory(base, size, nil, nil, options) else {
+    if let failure = loadFailure { throw FeedRecordError(id: id, reason: String(cString: failure)) }
+    // No network, no error output, compact nodes.
+    guard let document = gb_xml_read(base, size) else {
       throw FeedRecordError(id: id, reason: "not well-formed XML")
     }
-    defer { xmlFreeDoc(document) }
+    defer { gb_xml_free_document(document) }
     // Gutendex parses with defusedxml, which refuses a document type (entity declarations).
-    guard document.pointee.intSubset == nil else {
+    guard gb_xml_has_doctype(document) == 0 else {
       throw FeedRecordError(id: id, reason: "a document type declaration")
     }
-    guard let rootPointer = xmlDocGetRootElement(document),
+    guard let rootPointer = gb_xml_root(document),
       let book = RDFNode(pointer: rootPointer).children.first(where: { $0.is(.pg, "ebook") })
     else { throw FeedRecordError(id: id, reason: "no pgterms:ebook") }
     return try read(id: id, book: book)

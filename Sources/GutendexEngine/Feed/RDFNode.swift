@@ -1,11 +1,5 @@
 import CLibXML2
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// An element of a parsed RDF record, searched the way Python's ElementTree searches
 /// (`find` and `findall` with `.//`: descendants in document order), so the feed reader can
 /// follow Gutendex's `get_book` path by path.
@@ -19,17 +13,18 @@ struct RDFNode {
     case rdf = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
   }
 
-  let pointer: xmlNodePtr
+  /// libxml2's node (read through CLibXML2's accessors).
+  let pointer: OpaquePointer
 
   /// Whether this element is `{namespace}name`.
   func `is`(_ namespace: Namespace, _ name: String) -> Bool {
-    guard pointer.pointee.type == XML_ELEMENT_NODE, let href = pointer.pointee.ns?.pointee.href,
-      let own = pointer.pointee.name
+    guard gb_xml_is_element(pointer) != 0, let href = gb_xml_namespace(pointer),
+      let own = gb_xml_name(pointer)
     else { return false }
     return Self.equal(own, name) && Self.equal(href, namespace.rawValue)
   }
 
-  private static func equal(_ bytes: UnsafePointer<xmlChar>, _ text: String) -> Bool {
+  private static func equal(_ bytes: UnsafePointer<UInt8>, _ text: String) -> Bool {
     var text = text
     return text.withUTF8 { utf8 in
       for (offset, byte) in utf8.enumerated() where bytes[offset] != byte { return false }
@@ -40,24 +35,24 @@ struct RDFNode {
   /// The element children, in order.
   var children: [RDFNode] {
     var out: [RDFNode] = []
-    var child = pointer.pointee.children
+    var child = gb_xml_first_child(pointer)
     while let node = child {
-      if node.pointee.type == XML_ELEMENT_NODE { out.append(RDFNode(pointer: node)) }
-      child = node.pointee.next
+      if gb_xml_is_element(node) != 0 { out.append(RDFNode(pointer: node)) }
+      child = gb_xml_next(node)
     }
     return out
   }
 
   /// Every element below this one, in document order (ElementTree's `.//*`).
   func forEachDescendant(_ body: (RDFNode) -> Void) {
-    var child = pointer.pointee.children
+    var child = gb_xml_first_child(pointer)
     while let node = child {
-      if node.pointee.type == XML_ELEMENT_NODE {
+      if gb_xml_is_element(node) != 0 {
         let element = RDFNode(pointer: node)
         body(element)
         element.forEachDescendant(body)
       }
-      child = node.pointee.next
+      child = gb_xml_next(node)
     }
   }
 
@@ -70,14 +65,14 @@ struct RDFNode {
 
   /// `find('.//{namespace}name')`: the first in document order.
   func first(_ namespace: Namespace, _ name: String) -> RDFNode? {
-    var child = pointer.pointee.children
+    var child = gb_xml_first_child(pointer)
     while let node = child {
-      if node.pointee.type == XML_ELEMENT_NODE {
+      if gb_xml_is_element(node) != 0 {
         let element = RDFNode(pointer: node)
         if element.is(namespace, name) { return element }
         if let found = element.first(namespace, name) { return found }
       }
-      child = node.pointee.next
+      child = gb_xml_next(node)
     }
     return nil
   }
@@ -87,22 +82,22 @@ struct RDFNode {
   var text: String? {
     var bytes: [UInt8] = []
     var found = false
-    var child = pointer.pointee.children
-    while let node = child, node.pointee.type != XML_ELEMENT_NODE {
-      if node.pointee.type == XML_TEXT_NODE || node.pointee.type == XML_CDATA_SECTION_NODE,
-        let content = node.pointee.content
-      {
+    var child = gb_xml_first_child(pointer)
+    while let node = child, gb_xml_is_element(node) == 0 {
+      if gb_xml_is_text(node) != 0, let content = gb_xml_content(node) {
         found = true
-        bytes.append(contentsOf: UnsafeBufferPointer(start: content, count: strlen(content)))
+        var count = 0
+        while content[count] != 0 { count += 1 }
+        bytes.append(contentsOf: UnsafeBufferPointer(start: content, count: count))
       }
-      child = node.pointee.next
+      child = gb_xml_next(node)
     }
     return found ? String(decoding: bytes, as: UTF8.self) : nil
   }
 
   /// The attribute `{namespace}name`, as written.
   func attribute(_ namespace: Namespace, _ name: String) -> String? {
-    guard let value = xmlGetNsProp(pointer, name, namespace.rawValue) else { return nil }
+    guard let value = gb_xml_attribute(pointer, name, namespace.rawValue) else { return nil }
     defer { gb_xml_free(value) }
     return String(cString: value)
   }

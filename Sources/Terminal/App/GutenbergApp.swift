@@ -64,9 +64,12 @@ package final class GutenbergApp {
       server: server, transport: CurlTransport(),
       timeout: .milliseconds(Int64(seconds * 1000)), observer: observer)
     do {
+      // A read-only command that asks no server (local source, or --offline) stores no page:
+      // it opens the cache to read only, which writes nothing and creates nothing.
       service = try await CatalogService.open(
         client: client, location: location, local: local, mode: mode,
-        readsOnly: options.readsOnly)
+        readsOnly: options.readsOnly,
+        cacheReadsOnly: options.readsOnly && (mode == .localOnly || options.offline))
     } catch {
       throw AppStartError(message: error.description, status: ExitStatus(error))
     }

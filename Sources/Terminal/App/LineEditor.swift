@@ -44,10 +44,15 @@ package final class LineEditor: @unchecked Sendable {
     }
   }
 
-  /// Whether standard input and output are both terminals: only then is the editor used.
+  /// Whether standard input and output are both terminals and libedit can be loaded: only then
+  /// is the editor used (without libedit, lines are read plainly, with no editing).
   package static var isAvailable: Bool {
-    isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1
+    isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1 && loadFailure == nil
   }
+
+  /// Why libedit could not be opened, nil once it is. It is not linked: only a prompt on a
+  /// terminal opens it, so a command or a piped session never maps it.
+  package static let loadFailure: String? = gb_editline_load().map { String(cString: $0) }
 
   /// Keeps history in `file` (read now, written after every line); nil: none kept.
   package func useHistory(file: URL?) {
@@ -84,7 +89,7 @@ package final class LineEditor: @unchecked Sendable {
     promptWidth = DisplayWidth.cells(text)
     editing = true
     var count: Int32 = 0
-    let raw = el_gets(editor, &count)
+    let raw = gb_el_gets(editor, &count)
     editing = false
     guard let raw, count > 0 else {
       // Ctrl-D: end the prompt's line, as a shell does, so what follows starts on its own.
@@ -108,7 +113,7 @@ package final class LineEditor: @unchecked Sendable {
     guard editing, let editor else { return Self.writeAll(text, to: descriptor) }
     var erase = "\r"
     let columns = max(TerminalWidth.current(), 1)
-    if let info = el_line(editor)?.pointee, let buffer = info.buffer, let cursor = info.cursor {
+    if let info = gb_el_line(editor)?.pointee, let buffer = info.buffer, let cursor = info.cursor {
       let typed = String(
         decoding: UnsafeRawBufferPointer(start: buffer, count: cursor - buffer), as: UTF8.self)
       let rows = (promptWidth + DisplayWidth.cells(typed)) / columns
@@ -125,7 +130,7 @@ package final class LineEditor: @unchecked Sendable {
   package func resized() {
     lock.lock()
     defer { lock.unlock() }
-    if let editor { el_resize(editor) }
+    if let editor { gb_el_resize(editor) }
   }
 
   /// Ends a read in progress (it returns nil) and restores the terminal; later reads return nil.
@@ -145,7 +150,7 @@ package final class LineEditor: @unchecked Sendable {
     // concurrency-safe to name from Swift); libedit flushes its output after each redraw.
     guard let input = fdopen(STDIN_FILENO, "r"), let output = fdopen(STDOUT_FILENO, "w"),
       let errors = fdopen(STDERR_FILENO, "w"),
-      let made = el_init("gutenberg", input, output, errors)
+      let made = gb_el_init("gutenberg", input, output, errors)
     else { return }
     editor = made
     _ = gb_el_set_prompt(made, { _ in LineEditor.shared.prompt })
@@ -153,7 +158,7 @@ package final class LineEditor: @unchecked Sendable {
     // The app handles Ctrl-C and window changes itself (``InterruptHandler``, ``resized()``).
     _ = gb_el_set_int(made, EL_SIGNAL, 0)
     _ = gb_el_set_getc(made, { _, character in LineEditor.shared.readCharacter(into: character) })
-    let list = history_init()
+    let list = gb_history_init()
     history = list
     if let list {
       _ = gb_history_int(list, H_SETSIZE, 1000)
@@ -215,7 +220,8 @@ package final class LineEditor: @unchecked Sendable {
 
   /// Tab: completes the word before the cursor, or lists the choices when several remain.
   private func completeWord(_ editor: OpaquePointer?) -> UInt8 {
-    guard let editor, let completer, let info = el_line(editor)?.pointee, let buffer = info.buffer,
+    guard let editor, let completer, let info = gb_el_line(editor)?.pointee,
+      let buffer = info.buffer,
       let cursor = info.cursor
     else { return UInt8(CC_ERROR) }
     let before = String(
@@ -229,11 +235,11 @@ package final class LineEditor: @unchecked Sendable {
       common = String(zip(common, choice).prefix { $0 == $1 }.map(\.0))
     }
     if choices.count == 1 {
-      _ = el_insertstr(editor, String(first.dropFirst(word.count)) + " ")
+      _ = gb_el_insertstr(editor, String(first.dropFirst(word.count)) + " ")
       return UInt8(CC_REFRESH)
     }
     if common.count > word.count {
-      _ = el_insertstr(editor, String(common.dropFirst(word.count)))
+      _ = gb_el_insertstr(editor, String(common.dropFirst(word.count)))
       return UInt8(CC_REFRESH)
     }
     let listing = DisplayWidth.truncate(
