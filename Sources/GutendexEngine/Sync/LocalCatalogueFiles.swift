@@ -283,10 +283,12 @@ public struct LocalCatalogueFiles: Sendable {
     try AtomicFile.write(Data((next ?? "").utf8), to: cursorURL, durable: false)
   }
 
-  /// Forgets the pending books and the cursor, once they are merged into a committed index.
-  func clearPending(keepingCursor: Bool = false) {
+  /// Forgets the pending books and the cursor, once they are merged into a committed index;
+  /// `durable` makes that survive a power cut (not needed when the pending books are ones the
+  /// index already holds: merged again, they change nothing).
+  func clearPending(keepingCursor: Bool = false, durable: Bool = true) {
     unlink(pendingURL.path)
     if !keepingCursor { unlink(cursorURL.path) }
-    AtomicFile.syncDirectory(directory)
+    if durable { AtomicFile.syncDirectory(directory) }
   }
 }
