@@ -81,115 +81,25 @@ public enum CatalogueSnapshot {
     for (left, right) in zip(records, records.dropFirst()) where left.id == right.id {
       throw EngineError.duplicateID(left.id)
     }
-    let index = BookIndex(records: records)
-    var sections = [[UInt8]](repeating: [], count: IndexSection.allCases.count)
-    var widths = [UInt32](repeating: 0, count: IndexSection.allCases.count)
-    func put(_ section: IndexSection, _ bytes: [UInt8], width: Int = 0) {
-      sections[section.rawValue] = bytes
-      widths[section.rawValue] = UInt32(width)
-    }
-    func int32s(_ values: some Sequence<Int>) throws -> [UInt8] {
-      var out: [UInt8] = []
-      for value in values {
-        guard let narrow = Int32(exactly: value) else {
-          throw EngineError.badSnapshot("\(value) does not fit the index")
-        }
-        withUnsafeBytes(of: narrow.littleEndian) { out.append(contentsOf: $0) }
-      }
-      return out
-    }
-    func putTable(_ offsets: IndexSection, _ bytes: IndexSection, _ table: ByteTable) throws {
-      put(offsets, try int32s(table.offsets))
-      put(bytes, table.bytes)
-    }
-    func strings(_ offsets: IndexSection, _ bytes: IndexSection, _ strings: [String]) throws {
-      var table = ByteTable()
-      for string in strings { table.append(string.utf8) }
-      try putTable(offsets, bytes, table)
-    }
-    func lists(_ offsets: IndexSection, _ ids: IndexSection, _ lists: IDLists, poolSize: Int)
-      throws
-    {
-      put(offsets, try int32s(lists.offsets))
-      let width = poolSize <= 0xFF ? 1 : poolSize <= 0xFFFF ? 2 : 4
-      var out: [UInt8] = []
-      out.reserveCapacity(lists.ids.count * width)
-      for id in lists.ids {
-        withUnsafeBytes(of: UInt32(id).littleEndian) { out.append(contentsOf: $0.prefix(width)) }
-      }
-      put(ids, out, width: width)
-    }
-
-    put(.ids, try int32s(records.map(\.id)))
-    put(.downloads, try int32s(records.map(\.downloadCount)))
-    put(.popular, try int32s(index.byDownloads.map(Int.init)))
-    put(.copyright, records.map { $0.copyright.map { $0 ? 1 : 0 } ?? 2 })
-    try putTable(.titleOffsets, .titles, index.titles)
-    try putTable(.authorNameOffsets, .authorNames, index.authorNames.folded)
-    try lists(
-      .bookAuthorOffsets, .bookAuthors, index.bookAuthors, poolSize: index.authorNames.count)
-    let years = records.flatMap(\.authors).flatMap { [$0.birthYear, $0.deathYear] }
-    guard !years.contains(Int(IndexSection.nullYear)) else {
-      throw EngineError.badSnapshot("a year of \(IndexSection.nullYear) cannot be stored")
-    }
-    put(.authorYears, try int32s(years.map { $0 ?? Int(IndexSection.nullYear) }))
-    try putTable(.topicOffsets, .topics, index.topics.folded)
-    try lists(.bookTopicOffsets, .bookTopics, index.bookTopics, poolSize: index.topics.count)
-    try strings(.languageOffsets, .languages, index.languages.strings)
-    try lists(
-      .bookLanguageOffsets, .bookLanguages, index.bookLanguages, poolSize: index.languages.count)
-    try strings(.mimeTypeOffsets, .mimeTypes, index.mimeTypes.strings)
-    try lists(
-      .bookMimeTypeOffsets, .bookMimeTypes, index.bookMimeTypes, poolSize: index.mimeTypes.count)
-
-    var pool = StringTable()
+    var writer = IndexWriter(keepingSummaries: keepingSummaries)
     var recordTable = ByteTable()
-    for record in records {
-      recordTable.append(try encode(record, strings: &pool, summaries: keepingSummaries))
-    }
-    try putTable(.stringOffsets, .strings, pool.table)
-    try putTable(.recordOffsets, .records, recordTable)
-    let vocabulary = VocabularySections { body in
-      for table in [index.titles, index.authorNames.folded, index.topics.folded] {
-        table.forEachEntry(body)
-      }
-    }
-    for (section, bytes) in zip(IndexSection.vocabulary, vocabulary.sections) {
-      put(section, bytes)
-    }
-
-    // Header, section table, then each section 8-byte aligned.
-    let tableEnd = IndexSection.headerSize + IndexSection.entrySize * sections.count
-    var out = IndexSection.magic
-    func append32(_ value: UInt32) {
-      withUnsafeBytes(of: value.littleEndian) { out.append(contentsOf: $0) }
-    }
-    func append64(_ value: UInt64) {
-      withUnsafeBytes(of: value.littleEndian) { out.append(contentsOf: $0) }
-    }
-    append32(IndexSection.version)
-    append32(UInt32(sections.count))
-    append32(UInt32(records.count))
-    append32(keepingSummaries ? IndexSection.summariesFlag : 0)
-    var offset = tableEnd
-    for (number, section) in sections.enumerated() {
-      offset = (offset + 7) & ~7
-      append64(UInt64(offset))
-      append64(UInt64(section.count))
-      append32(widths[number])
-      append32(checksum(section))
-      offset += section.count
-    }
-    for section in sections {
-      out.append(contentsOf: repeatElement(0, count: ((out.count + 7) & ~7) - out.count))
-      out.append(contentsOf: section)
-    }
+    for record in records { recordTable.append(try writer.add(record)) }
+    let bytes = recordTable.bytes
+    var out: [UInt8] = []
+    try writer.write(
+      records: IndexWriter.Records(
+        count: bytes.count, checksum: checksum(bytes),
+        write: { write in try bytes.withUnsafeBytes(write) })
+    ) { out.append(contentsOf: $0) }
     return Data(out)
   }
 
-  /// zlib's CRC-32 of `bytes`.
-  static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
-    UInt32(crc32(0, bytes.baseAddress?.assumingMemoryBound(to: Bytef.self), uInt(bytes.count)))
+  /// zlib's CRC-32 of `bytes` (of what came before and `bytes`, `continuing` that one's).
+  static func checksum(_ bytes: UnsafeRawBufferPointer, continuing previous: UInt32 = 0) -> UInt32 {
+    UInt32(
+      crc32(
+        uLong(previous), bytes.baseAddress?.assumingMemoryBound(to: Bytef.self),
+        uInt(bytes.count)))
   }
 
   static func checksum(_ bytes: [UInt8]) -> UInt32 {

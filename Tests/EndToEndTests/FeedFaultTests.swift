@@ -71,6 +71,12 @@ struct FeedFaultTests {
     #expect(sync.out.hasPrefix("0 new books, 0 updated, 2 requests"), "\(name): \(sync)")
     let show = try await app.run(["show", "84", "--json", "--source", "local"])
     #expect(show.out.contains(#""summaries":[]"#), "\(name): the catalogue changed: \(show)")
+    // Nothing of the failed refresh is left: no temporary file, no index the state does not name.
+    let left = try FileManager.default.contentsOfDirectory(
+      atPath: app.dataDirectory.appendingPathComponent("catalogue").path)
+    #expect(
+      !left.contains { $0.hasPrefix(".") || $0.hasSuffix(".gdxindex") },
+      "\(name): files left: \(left.sorted())")
   }
 
   @Test func aRefusedFeed() async throws {
@@ -109,6 +115,21 @@ struct FeedFaultTests {
       servers.feed.serve(
         ServedFile(content: .file(try Self.feedFile(in: root))), at: "/rdf-files.tar.bz2")
       servers.feed.faults = FaultPlan(stallMidBody: true)
+    }
+  }
+
+  /// A book the index cannot hold (a birth year of -2³¹), met once the whole feed has been
+  /// read, while the new index is written: one line, the previous catalogue, no file left.
+  @Test func aBookTheIndexCannotHold() async throws {
+    try await expectRefused("unstorable", status: 1) { servers, root in
+      let json = try #require(try EmbeddedCatalogue.load().bookJSON(id: 84))
+      var book = try #require(try JSONSerialization.jsonObject(with: json) as? [String: Any])
+      book["id"] = 90003
+      book["authors"] = [["name": "Nobody", "birth_year": Int(Int32.min), "death_year": 1900]]
+      let record = try FeedGenerator.record(try JSONSerialization.data(withJSONObject: book))
+      servers.feed.serve(
+        ServedFile(content: .file(try Self.feedFile(in: root, extra: [(90003, record)]))),
+        at: "/rdf-files.tar.bz2")
     }
   }
 

@@ -10,9 +10,10 @@ import Foundation
 /// synced, renamed over the old name, and the directory synced, so a crash, `kill -9` or a full
 /// disk at any moment leaves either the old file or the new one, never a mix.
 enum AtomicFile {
-  /// Writes `data` to `url` atomically; `durable` also syncs it to disk (atomic alone is enough
-  /// against a killed process: what it wrote is in the kernel's cache; only a power cut needs
-  /// the sync).
+  /// Writes `data` to `url` atomically; `durable` also syncs it and its directory to disk
+  /// (atomic alone is enough against a killed process: what it wrote is in the kernel's cache;
+  /// only a power cut needs the syncs, each of which costs milliseconds to tens of them on a
+  /// busy disk).
   static func write(_ data: Data, to url: URL, durable: Bool = true) throws(SyncFileError) {
     let directory = url.deletingLastPathComponent()
     let temporary = directory.appendingPathComponent(
@@ -32,7 +33,7 @@ enum AtomicFile {
         done += wrote
       }
     }
-    if failure == nil, fsync(descriptor) != 0 {
+    if failure == nil, durable, fsync(descriptor) != 0 {
       failure = .system("cannot sync \(url.path)", errno)
     }
     close(descriptor)

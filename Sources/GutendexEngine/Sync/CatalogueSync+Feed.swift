@@ -1,6 +1,12 @@
 import Foundation
 import Gutendex
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 extension CatalogueSync {
   /// The most redirects a feed request follows (a mirror moving its file, http to https).
   static let feedRedirectLimit = 5
@@ -65,9 +71,19 @@ extension CatalogueSync {
       return failed("HTTP \(response.status) from \(target.absoluteString)")
     }
 
-    let reading: FeedReader.Reading
+    // Each book goes to a temporary file in the catalogue's directory as it is read, so the
+    // refresh holds the ids, not the books (the whole feed is hundreds of MB of records).
+    var index: StreamedIndex
     do {
-      reading = try await FeedReader.read(response.body)
+      index = try StreamedIndex(in: files.directory)
+    } catch {
+      response.body.cancel()
+      return failed("cannot write the local catalogue: \(error)", .files)
+    }
+    defer { index.close() }
+    let reading: FeedReader.Reading<StreamedIndex>
+    do {
+      reading = try await FeedReader.read(response.body, into: index)
       try Task.checkCancellation()
     } catch _ where Task.isCancelled {
       // Ctrl-C ended the transfer: the archive looks cut off, but nothing is wrong with it.
@@ -82,44 +98,50 @@ extension CatalogueSync {
     } catch let error as GutendexError {
       if case .cancelled = error { return failed(error.description, .cancelled) }
       return failed(error.description)
+    } catch let error as SyncFileError {
+      return failed("cannot write the local catalogue: \(error)", .files)
     } catch {
       return failed("\(error)")
     }
-    guard !reading.records.isEmpty else {
+    guard reading.count > 0 else {
       return failed("no book records in \(target.absoluteString)", .badData)
     }
+    index = reading.records
 
+    var written: URL?
     do {
-      var records: [Int: BookRecord] = [:]
-      records.reserveCapacity(reading.records.count + 1024)
-      for record in reading.records { records[record.id] = record }
       // Books held here that the feed lacks (or whose record was broken) stay, as on the
       // real server, which never deletes a book its feed stopped listing.
-      for id in base.bookIDs where records[id] == nil && !reading.seen.contains(id) {
+      for id in base.bookIDs where !reading.seen.contains(id) {
         guard let json = base.bookJSON(id: id) else { continue }
         var parser = JSONParser(Array(json), options: BookRecord.jsonOptions)
-        if let record = try? BookRecord.read(from: &parser) { records[id] = record }
+        if let record = try? BookRecord.read(from: &parser) { try index.add(record) }
       }
-      let index = try CatalogueSnapshot.make(
-        records: Array(records.values), keepingSummaries: true)
+      let name = files.freshName("local")
+      let file = files.directory.appendingPathComponent(name)
+      let bookCount = try index.write(to: file, keepingSummaries: true)
+      written = file
       let refreshed = now()
       feed.etag = response.header("ETag")
       feed.lastModified = response.header("Last-Modified")
       feed.refreshed = refreshed
       feed.checked = refreshed
-      feed.books = reading.records.count
+      feed.books = reading.count
       var next = state
       next.feed = feed
-      next.bookCount = records.count
+      next.bookCount = bookCount
       var synced = files.readSyncedIDs()
-      synced.formUnion(reading.records.map(\.id))
+      synced.formUnion(reading.records.ids)
       try files.writeSyncedIDs(synced)
       next.syncedBooks = synced.count
-      try files.commit(base: index, bookCount: records.count, state: next)
+      try files.commit(baseNamed: name, bookCount: bookCount, state: next)
+      written = nil
       next = try files.readState() ?? next
       state = next
       base = try files.openEngine()
     } catch {
+      // The previous catalogue stays, and no file of this attempt is left.
+      if let written { unlink(written.path) }
       return failed("cannot write the local catalogue: \(error)", .files)
     }
     let skipped = reading.skipped.map(\.id).sorted()
@@ -129,7 +151,7 @@ extension CatalogueSync {
       : "skipped unreadable records: "
         + reading.skipped.prefix(5).map { "book \($0.id) (\($0.reason))" }.joined(separator: ", ")
     return FeedOutcome(
-      result: .refreshed, books: reading.records.count, skipped: skipped, note: note,
+      result: .refreshed, books: reading.count, skipped: skipped, note: note,
       requests: requests)
   }
 }

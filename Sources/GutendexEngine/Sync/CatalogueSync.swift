@@ -288,7 +288,9 @@ public struct CatalogueSync: Sendable {
       run.result = bounded == nil ? .ok : .partial
       if let bounded { run.note = bounded }
       let outcome = finish(state)
-      files.clearPending()
+      // Every pending book is held as it is: should a power cut bring them back, the next
+      // sync finds nothing to change again, so this need not wait for the disk.
+      files.clearPending(durable: false)
       return outcome
     }
     do {

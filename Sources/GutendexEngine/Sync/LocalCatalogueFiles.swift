@@ -112,23 +112,29 @@ public struct LocalCatalogueFiles: Sendable {
   }
 
   /// A fresh file name for an index of `kind` (`local` for a base, `delta`).
-  private func freshName(_ kind: String) -> String {
+  func freshName(_ kind: String) -> String {
     "\(kind)-\(UInt64(Date().timeIntervalSince1970 * 1000))-\(getpid()).gdxindex"
   }
 
-  /// Writes `index` (a whole new base holding every book of the catalogue, the delta's
-  /// included: a feed refresh) under a new name, then the state naming it with no delta (the
-  /// moment the new catalogue takes effect), then removes index files no state names.
-  func commit(base index: Data, bookCount: Int, state: SyncState) throws(SyncFileError) {
+  /// Makes the index file `name` in the catalogue directory (complete and synced to disk:
+  /// ``StreamedIndex`` wrote it: a whole new base holding every book of the catalogue, the
+  /// delta's included, from a feed refresh) the new base: the state naming it, with no delta,
+  /// is renamed over the old one (the moment the new catalogue takes effect), then index files
+  /// no state names are removed (this one too, when the state cannot be written).
+  func commit(baseNamed name: String, bookCount: Int, state: SyncState) throws(SyncFileError) {
     var state = state
-    let name = freshName("local")
-    try AtomicFile.write(index, to: directory.appendingPathComponent(name))
+    AtomicFile.syncDirectory(directory)
     state.indexFile = name
     state.deltaFile = nil
     state.bookCount = bookCount
     state.baseBooks = bookCount
     state.addedBooks = 0
-    try write(state)
+    do {
+      try write(state)
+    } catch {
+      unlink(directory.appendingPathComponent(name).path)
+      throw error
+    }
     removeStaleIndexes(keeping: state)
   }
 
@@ -285,10 +291,12 @@ public struct LocalCatalogueFiles: Sendable {
     try AtomicFile.write(Data((next ?? "").utf8), to: cursorURL, durable: false)
   }
 
-  /// Forgets the pending books and the cursor, once they are merged into a committed index.
-  func clearPending(keepingCursor: Bool = false) {
+  /// Forgets the pending books and the cursor, once they are merged into a committed index;
+  /// `durable` makes that survive a power cut (not needed when the pending books are ones the
+  /// index already holds: merged again, they change nothing).
+  func clearPending(keepingCursor: Bool = false, durable: Bool = true) {
     unlink(pendingURL.path)
     if !keepingCursor { unlink(cursorURL.path) }
-    AtomicFile.syncDirectory(directory)
+    if durable { AtomicFile.syncDirectory(directory) }
   }
 }
