@@ -115,6 +115,10 @@ extension CatalogueSync {
       synced.formUnion(reading.records.map(\.id))
       try files.writeSyncedIDs(synced)
       next.syncedBooks = synced.count
+      // The books the previous catalogue lacked arrived now, with the feed's release dates.
+      let previous = base
+      let arrived = reading.records.map(\.id).filter { previous.bookJSON(id: $0) == nil }
+      try files.recordArrivals(arrived, at: refreshed, issued: reading.issued)
       try files.commit(base: index, bookCount: records.count, state: next)
       next = try files.readState() ?? next
       state = next

@@ -258,6 +258,23 @@ enum CommandTable {
         return .sync
       }),
     CommandSpec(
+      ["new"],
+      help: [
+        Entry(
+          "new [SINCE]",
+          "books the last sync added (or since 2026-11-20, 7d), by authors you keep first")
+      ]
+    ) { args, _, _ throws(PromptParser.Failure) in
+      guard args.count <= 1 else {
+        throw PromptParser.fail("usage: new [SINCE] (last-sync, a day like 2026-11-20, or 7d)")
+      }
+      guard let text = args.first else { return .new(.lastSync) }
+      switch SinceText.parse(text) {
+      case .success(let since): return .new(since)
+      case .failure(let failure): throw PromptParser.fail("new: \(failure.message)")
+      }
+    },
+    CommandSpec(
       ["b", "back"], help: [Entry("b", "back to the list (from details, links, favourites)")],
       progress: { $0 == .browse ? "loading…" : nil },
       parse: { args, head, screen throws(PromptParser.Failure) in

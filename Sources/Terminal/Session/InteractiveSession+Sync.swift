@@ -8,6 +8,11 @@ extension InteractiveSession {
     do {
       let run = try await service.syncCatalogue()
       output.print(Self.syncLine(run, background: false))
+      if run.result != .failed, let found = await service.arrivals(since: run.started),
+        let line = GutenbergApp.arrivalLine(found, hint: "type new")
+      {
+        output.print(line)
+      }
     } catch {
       output.print(errorLine(error.description))
     }

@@ -35,6 +35,8 @@ package enum PromptCommand: Sendable, Hashable {
   case status
   /// Bring the local catalogue up to date now (`sync`).
   case sync
+  /// The books syncs added since then, those by authors you keep first (`new [SINCE]`).
+  case new(NewBooks.Since)
   case help
   /// Back to the list from another screen (`b` there, or an empty line).
   case back

@@ -1,0 +1,61 @@
+import Foundation
+import Gutendex
+import GutendexEngine
+
+extension CatalogService {
+  /// The books syncs added to the local catalogue since `since` (in `languages`, when given),
+  /// those by authors of your favourites first, then those in their subjects and on their
+  /// bookshelves, then the rest. Reads the arrivals the syncs recorded, the books from the
+  /// local catalogue and the favourites; never asks the server.
+  public func newBooks(since: NewBooks.Since, languages: [String] = []) async throws(CatalogError)
+    -> NewBooks
+  {
+    guard let files = local?.files else {
+      throw .localCatalogueUnavailable("there is no local catalogue: nothing is recorded as new")
+    }
+    let state = try syncState()
+    let lastSync = state?.runs.last { $0.result != .failed }?.started
+    let hasSynced = lastSync != nil
+    let from: Date
+    switch since {
+    case .lastSync: from = lastSync ?? Self.snapshotStart
+    case .date(let date): from = date
+    }
+    // Arrivals are kept to the second; a state's dates may be rounded either way.
+    let threshold = from.timeIntervalSince1970.rounded(.down) - 1
+    let arrivals = files.readArrivals().filter { $0.added.timeIntervalSince1970 >= threshold }
+    var items: [NewBooks.Item] = []
+    if !arrivals.isEmpty {
+      let engine: GutendexEngine
+      do {
+        engine = try files.openEngine()
+      } catch {
+        throw .localCatalogueUnavailable("cannot open the local catalogue: \(error)")
+      }
+      let wanted = Set(languages.map { $0.lowercased() })
+      for arrival in arrivals {
+        // A book recorded by a sync whose state was never written is not in the catalogue.
+        guard let json = engine.bookJSON(id: arrival.id), let book = try? Book.decode(from: json)
+        else { continue }
+        if !wanted.isEmpty, !book.languages.contains(where: { wanted.contains($0.lowercased()) }) {
+          continue
+        }
+        items.append(NewBooks.Item(book: book, added: arrival.added, issued: arrival.issued))
+      }
+    }
+    let kept = items.isEmpty ? [] : try await allFavorites(order: .newest).map(\.book)
+    return NewBooks(
+      items: NewBooks.ranked(items, favorites: kept), since: from,
+      sinceLastSync: since == .lastSync && hasSynced, hasSynced: hasSynced)
+  }
+
+  /// The first day of the embedded snapshot's month: before any sync, nothing is newer.
+  static var snapshotStart: Date {
+    var calendar = Calendar(identifier: .gregorian)
+    calendar.timeZone = TimeZone(identifier: "UTC") ?? .current
+    let parts = EmbeddedCatalogue.snapshotDate.split(separator: "-").compactMap { Int($0) }
+    let components = DateComponents(
+      year: parts.first ?? 2025, month: parts.count > 1 ? parts[1] : 1, day: 1)
+    return calendar.date(from: components) ?? Date(timeIntervalSince1970: 0)
+  }
+}
