@@ -62,7 +62,14 @@ package enum SinceText {
 
   /// A moment in ISO 8601 with its zone (`2026-11-20T08:00:00Z`, `…+01:00`).
   static func instant(_ text: String) -> Date? {
-    guard text.contains("T") else { return nil }
+    // The parser rolls `25:00` over into the next day: the fields are checked first.
+    let halves = text.split(separator: "T", maxSplits: 1)
+    guard halves.count == 2, day(String(halves[0]), timeZone: .gmt) != nil else { return nil }
+    let clock = halves[1].prefix(8).split(separator: ":").map { Int($0) }
+    guard clock.count >= 2, let hour = clock[0], let minute = clock[1], (0...23).contains(hour),
+      (0...59).contains(minute),
+      clock.count == 2 || (clock[2].map { (0...60).contains($0) } ?? false)
+    else { return nil }
     return try? Date(text, strategy: .iso8601)
   }
 }
