@@ -49,6 +49,16 @@ extension CatalogService {
       sinceLastSync: since == .lastSync && hasSynced, hasSynced: hasSynced)
   }
 
+  /// The books `run` added, for the line that says what arrived; nil when it added none or
+  /// they cannot be read (the sync's own line has said what it did).
+  public func arrivals(of run: SyncRun) async -> NewBooks? {
+    // Only this run's: a run that added nothing must not count the books of one just before.
+    guard run.result != .failed, run.added > 0 || run.feed?.result == .refreshed else {
+      return nil
+    }
+    return try? await newBooks(since: .date(run.started))
+  }
+
   /// The first day of the embedded snapshot's month: before any sync, nothing is newer.
   static var snapshotStart: Date {
     var calendar = Calendar(identifier: .gregorian)

@@ -125,11 +125,3 @@ extension GutenbergApp {
     return parts.joined(separator: ", ") + ": " + hint
   }
 }
-
-extension CatalogService {
-  /// The books `run`'s sync added, for the line that says what arrived; nil when it added
-  /// none or they cannot be read (the sync's own line has said what it did).
-  func arrivals(since started: Date) async -> NewBooks? {
-    try? await newBooks(since: .date(started))
-  }
-}

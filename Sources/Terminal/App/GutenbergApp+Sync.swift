@@ -46,7 +46,7 @@ extension GutenbergApp {
         // Cancelled at quit: the next start resumes it; nothing to say.
         guard run.cause != .cancelled else { return }
         output.print(InteractiveSession.syncLine(run, background: true))
-        if run.result != .failed, let found = await service.arrivals(since: run.started),
+        if let found = await service.arrivals(of: run),
           let line = GutenbergApp.arrivalLine(found, hint: "type new")
         {
           output.print(line)
@@ -104,7 +104,7 @@ extension GutenbergApp {
       object["base_books"] = state?.booksFromBase ?? NSNull()
       object["added_books"] = state?.booksAddedSince ?? NSNull()
       object["synced_books"] = state?.syncedBooks ?? NSNull()
-      if run.result != .failed, let found = await service.arrivals(since: run.started) {
+      if let found = await service.arrivals(of: run) {
         object["new"] = [
           "books": found.items.count, "by_authors_you_keep": found.byAuthorsYouKeep,
           "in_subjects_you_keep": found.inSubjectsYouKeep,
@@ -122,7 +122,7 @@ extension GutenbergApp {
         output.print(SyncText.summary(run))
         if let note = run.note { output.printError("note: \(Sanitizer.sanitize(note))") }
         // What arrived, on standard error: standard output stays the one summary line.
-        if let found = await service.arrivals(since: run.started),
+        if let found = await service.arrivals(of: run),
           let line = Self.arrivalLine(found, hint: "gutenberg new")
         {
           output.printError(line)

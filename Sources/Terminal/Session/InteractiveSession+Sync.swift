@@ -8,7 +8,7 @@ extension InteractiveSession {
     do {
       let run = try await service.syncCatalogue()
       output.print(Self.syncLine(run, background: false))
-      if run.result != .failed, let found = await service.arrivals(since: run.started),
+      if let found = await service.arrivals(of: run),
         let line = GutenbergApp.arrivalLine(found, hint: "type new")
       {
         output.print(line)
