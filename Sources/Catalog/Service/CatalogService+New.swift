@@ -21,8 +21,8 @@ extension CatalogService {
     case .lastSync: from = lastSync ?? Self.snapshotStart
     case .date(let date): from = date
     }
-    // Arrivals are kept to the second; a state's dates may be rounded either way.
-    let threshold = from.timeIntervalSince1970.rounded(.down) - 1
+    // Arrivals are kept to the second, as the state keeps a sync's start (cut, not rounded).
+    let threshold = from.timeIntervalSince1970.rounded(.down)
     let arrivals = files.readArrivals().filter { $0.added.timeIntervalSince1970 >= threshold }
     var items: [NewBooks.Item] = []
     if !arrivals.isEmpty {
@@ -32,10 +32,12 @@ extension CatalogService {
       } catch {
         throw .localCatalogueUnavailable("cannot open the local catalogue: \(error)")
       }
+      let delta = Self.deltaInMemory(files.deltaURL(state))
       let wanted = Set(languages.map { $0.lowercased() })
       for arrival in arrivals {
         // A book recorded by a sync whose state was never written is not in the catalogue.
-        guard let json = engine.bookJSON(id: arrival.id), let book = try? Book.decode(from: json)
+        guard let json = delta?.bookJSON(id: arrival.id) ?? engine.bookJSON(id: arrival.id),
+          let book = try? Book.decode(from: json)
         else { continue }
         if !wanted.isEmpty, !book.languages.contains(where: { wanted.contains($0.lowercased()) }) {
           continue
@@ -47,6 +49,23 @@ extension CatalogService {
     return NewBooks(
       items: NewBooks.ranked(items, favorites: kept), since: from,
       sinceLastSync: since == .lastSync && hasSynced, hasSynced: hasSynced)
+  }
+
+  /// The largest delta file read whole into memory to look new books up.
+  static let deltaReadLimit = 16 << 20
+
+  /// The delta (the books syncs added, newest copies) read in one piece, when it is small: the
+  /// mapped catalogue reads each string of a record with its own `pread` (so that scattered
+  /// reads keep the resident size down), which for a thousand new books is tens of thousands
+  /// of system calls. Nil when there is no delta, it is large, or it cannot be read (the
+  /// mapped catalogue answers then). The delta's copy of a book is the one the catalogue
+  /// serves, so looking it up there first gives the same answer.
+  static func deltaInMemory(_ url: URL?) -> GutendexEngine? {
+    guard let url,
+      let size = try? url.resourceValues(forKeys: [.fileSizeKey]).fileSize,
+      size <= deltaReadLimit, let data = try? Data(contentsOf: url)
+    else { return nil }
+    return try? CatalogueSnapshot.engine(from: data)
   }
 
   /// The books `run` added, for the line that says what arrived; nil when it added none or
