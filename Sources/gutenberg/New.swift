@@ -6,8 +6,8 @@ struct New: GlobalOptionsCommand {
   static let configuration = CommandConfiguration(
     abstract: "List the books the last sync added, those by authors you keep first.",
     discussion: """
-      The books syncs added to the local catalogue since the last sync (or --since): those by \
-      an author of one of your favourites first, then those in a subject or on a bookshelf of \
+      The books syncs added to the local catalogue since the last sync (or --since), the first \
+      32 unless --all: those by an author of one of your favourites first, then those in a subject or on a bookshelf of \
       one, each with its reason, then the rest, newest first. Piped: id, title, authors, \
       languages, downloads, added (the sync's time), issued (the feed's release date, when a \
       feed refresh added it) and the reason, tab-separated. Never asks the server.
@@ -25,6 +25,7 @@ struct New: GlobalOptionsCommand {
     help: "Language code or name, e.g. en, french, deutsch; repeat or comma-separate for several.",
     completion: .list(CatalogueLanguages.completionWords))
   var languages: [String] = []
+  @Flag(help: "Every new book, not just the first 32 (a page, as list prints).") var all = false
   @Flag(help: "Print JSON.") var json = false
 
   func validate() throws {
@@ -48,8 +49,9 @@ struct New: GlobalOptionsCommand {
     let since = try sinceValue()
     let codes = (try? CatalogueLanguages.codes(for: languages)) ?? []
     let format: GutenbergApp.ListFormat = json ? .json : .automatic
+    let all = all
     try await global.run(readsOnly: true) {
-      await $0.new(since: since, languages: codes, format: format)
+      await $0.new(since: since, languages: codes, all: all, format: format)
     }
   }
 }

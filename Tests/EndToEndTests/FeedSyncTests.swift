@@ -89,7 +89,7 @@ struct FeedSyncTests {
     #expect(report["books"] as? Int == catalogue.reference.bookCount, "\(report)")
     // The books the feed added are new, dated by the feed's release date (`dcterms:issued`).
     #expect((report["new"] as? [String: Any])?["books"] as? Int == 300, "\(report)")
-    let new = try await app.run(["new", "--json"])
+    let new = try await app.run(["new", "--json", "--all"])
     let listed = try #require(
       try JSONSerialization.jsonObject(with: new.stdout) as? [String: Any], "\(new)")
     let results = try #require(listed["results"] as? [[String: Any]], "\(new)")

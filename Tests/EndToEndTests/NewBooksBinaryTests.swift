@@ -63,13 +63,14 @@ struct NewBooksBinaryTests {
     let before = try await app.run(["new"])
     let kept = try await app.run(["--source", "local", "favorites", "add", "\(world.favorite.id)"])
     let sync = try await app.run(["sync", "--server", url.absoluteString], timeout: .seconds(120))
-    let listed = try await app.run(["new"])
+    let listed = try await app.run(["new", "--all"])
+    let paged = try await app.run(["new"])
     let json = try await app.run(["new", "--json"])
     let language = try #require(world.newBooks.first?.languages.first)
-    let filtered = try await app.run(["new", "--language", language])
+    let filtered = try await app.run(["new", "--all", "--language", language])
     let again = try await app.run(["sync", "--server", url.absoluteString], timeout: .seconds(120))
     let nothing = try await app.run(["new"])
-    let since = try await app.run(["new", "--since", "2020-01-01"])
+    let since = try await app.run(["new", "--all", "--since", "2020-01-01"])
     await server.stop()
 
     #expect(before.status == 0 && before.out.isEmpty, "\(before)")
@@ -103,10 +104,15 @@ struct NewBooksBinaryTests {
     let restIDs = reasonless.compactMap { Int($0[0]) }
     #expect(restIDs == restIDs.sorted(by: >), "\(listed)")
 
+    // Without --all, the first page of 32, as `list` prints, and a note of the rest.
+    #expect(paged.status == 0 && paged.outLines == listed.outLines.prefix(32).map { $0 })
+    #expect(paged.err.contains("the first 32 of 40 new books; --all lists every one"), "\(paged)")
+
     let object = try #require(
       try JSONSerialization.jsonObject(with: json.stdout) as? [String: Any], "\(json)")
     #expect(object["count"] as? Int == 40 && object["since_last_sync"] as? Bool == true)
     let results = try #require(object["results"] as? [[String: Any]])
+    #expect(results.count == 32, "\(json)")
     let first = try #require(results.first)
     #expect((first["reason"] as? [String: Any])?["kind"] as? String == "author", "\(first)")
     #expect((first["book"] as? [String: Any])?["id"] as? Int == authors.first)

@@ -5,11 +5,12 @@ import GutendexEngine
 extension CatalogService {
   /// The books syncs added to the local catalogue since `since` (in `languages`, when given),
   /// those by authors of your favourites first, then those in their subjects and on their
-  /// bookshelves, then the rest. Reads the arrivals the syncs recorded, the books from the
-  /// local catalogue and the favourites; never asks the server.
-  public func newBooks(since: NewBooks.Since, languages: [String] = []) async throws(CatalogError)
-    -> NewBooks
-  {
+  /// bookshelves, then the rest: the first `limit` of them (all when nil), with the counts of
+  /// all. Reads the arrivals the syncs recorded, the local catalogue and the favourites; never
+  /// asks the server.
+  public func newBooks(
+    since: NewBooks.Since, languages: [String] = [], limit: Int? = nil
+  ) async throws(CatalogError) -> NewBooks {
     guard let files = local?.files else {
       throw .localCatalogueUnavailable("there is no local catalogue: nothing is recorded as new")
     }
@@ -24,30 +25,51 @@ extension CatalogService {
     // Arrivals are kept to the second, as the state keeps a sync's start (cut, not rounded).
     let threshold = from.timeIntervalSince1970.rounded(.down)
     let arrivals = files.readArrivals().filter { $0.added.timeIntervalSince1970 >= threshold }
-    var items: [NewBooks.Item] = []
-    if !arrivals.isEmpty {
-      let engine: GutendexEngine
-      do {
-        engine = try files.openEngine()
-      } catch {
-        throw .localCatalogueUnavailable("cannot open the local catalogue: \(error)")
-      }
-      let delta = Self.deltaInMemory(files.deltaURL(state))
-      let wanted = Set(languages.map { $0.lowercased() })
-      for arrival in arrivals {
-        // A book recorded by a sync whose state was never written is not in the catalogue.
-        guard let json = delta?.bookJSON(id: arrival.id) ?? engine.bookJSON(id: arrival.id),
-          let book = try? Book.decode(from: json)
-        else { continue }
-        if !wanted.isEmpty, !book.languages.contains(where: { wanted.contains($0.lowercased()) }) {
-          continue
-        }
-        items.append(NewBooks.Item(book: book, added: arrival.added, issued: arrival.issued))
-      }
+    guard !arrivals.isEmpty else {
+      return NewBooks(
+        items: [], since: from, sinceLastSync: since == .lastSync && hasSynced, hasSynced: hasSynced
+      )
     }
-    let kept = items.isEmpty ? [] : try await allFavorites(order: .newest).map(\.book)
+    let engine: GutendexEngine
+    do {
+      engine = try files.openEngine()
+    } catch {
+      throw .localCatalogueUnavailable("cannot open the local catalogue: \(error)")
+    }
+    let delta = Self.deltaInMemory(files.deltaURL(state))
+    let wanted = Set(languages.map { $0.lowercased() })
+    var found: [(arrival: Arrival, facets: NewBooks.Facets)] = []
+    for arrival in arrivals {
+      // A book recorded by a sync whose state was never written is not in the catalogue.
+      guard let facets = delta?.facets(id: arrival.id) ?? engine.facets(id: arrival.id) else {
+        continue
+      }
+      if !wanted.isEmpty, !facets.languages.contains(where: { wanted.contains($0.lowercased()) }) {
+        continue
+      }
+      found.append(
+        (
+          arrival,
+          NewBooks.Facets(
+            id: facets.id, authors: facets.authors, subjects: facets.subjects,
+            bookshelves: facets.bookshelves)
+        ))
+    }
+    let kept = found.isEmpty ? [] : try await allFavorites(order: .newest).map(\.book)
+    let ranked = NewBooks.ranked(found.map(\.facets), favorites: kept)
+    // Only the books shown are read whole (their JSON written and parsed).
+    let items = ranked.prefix(limit ?? ranked.count).compactMap { entry -> NewBooks.Item? in
+      let arrival = found[entry.index].arrival
+      guard let json = delta?.bookJSON(id: arrival.id) ?? engine.bookJSON(id: arrival.id),
+        let book = try? Book.decode(from: json)
+      else { return nil }
+      return NewBooks.Item(
+        book: book, added: arrival.added, issued: arrival.issued, reason: entry.reason)
+    }
     return NewBooks(
-      items: NewBooks.ranked(items, favorites: kept), since: from,
+      items: items, total: ranked.count,
+      byAuthorsYouKeep: ranked.count { $0.reason?.rank == 0 },
+      inSubjectsYouKeep: ranked.count { ($0.reason?.rank ?? 0) > 0 }, since: from,
       sinceLastSync: since == .lastSync && hasSynced, hasSynced: hasSynced)
   }
 
@@ -75,7 +97,7 @@ extension CatalogService {
     guard run.result != .failed, run.added > 0 || run.feed?.result == .refreshed else {
       return nil
     }
-    return try? await newBooks(since: .date(run.started))
+    return try? await newBooks(since: .date(run.started), limit: 0)
   }
 
   /// The first day of the embedded snapshot's month: before any sync, nothing is newer.

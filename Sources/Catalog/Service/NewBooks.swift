@@ -77,8 +77,14 @@ public struct NewBooks: Sendable {
     }
   }
 
-  /// The books, in order.
+  /// The books of this page, in order.
   public var items: [Item]
+  /// How many books are new in all (``items`` may be the first page of them).
+  public var total: Int
+  /// How many of them are by an author you keep.
+  public var byAuthorsYouKeep: Int
+  /// How many are in a subject or on a bookshelf you keep (and not by such an author).
+  public var inSubjectsYouKeep: Int
   /// The moment they were added after (or at).
   public var since: Date
   /// Whether ``since`` is the last sync's start (not a date the user gave).
@@ -87,21 +93,31 @@ public struct NewBooks: Sendable {
   public var hasSynced: Bool
 
   /// A list.
-  public init(items: [Item], since: Date, sinceLastSync: Bool, hasSynced: Bool) {
+  public init(
+    items: [Item], total: Int? = nil, byAuthorsYouKeep: Int? = nil,
+    inSubjectsYouKeep: Int? = nil, since: Date, sinceLastSync: Bool, hasSynced: Bool
+  ) {
     self.items = items
+    self.total = total ?? items.count
+    self.byAuthorsYouKeep = byAuthorsYouKeep ?? items.count { $0.reason?.rank == 0 }
+    self.inSubjectsYouKeep = inSubjectsYouKeep ?? items.count { ($0.reason?.rank ?? 0) > 0 }
     self.since = since
     self.sinceLastSync = sinceLastSync
     self.hasSynced = hasSynced
   }
 
-  /// How many books are by an author you keep.
-  public var byAuthorsYouKeep: Int { items.count { $0.reason?.rank == 0 } }
+  /// What a book is ranked by: its authors' names, subjects and bookshelves.
+  struct Facets {
+    var id: Int
+    var authors: [String]
+    var subjects: [String]
+    var bookshelves: [String]
+  }
 
-  /// How many are in a subject or on a bookshelf you keep (and not by such an author).
-  public var inSubjectsYouKeep: Int { items.count { ($0.reason?.rank ?? 0) > 0 } }
-
-  /// Puts `items` in order, each with its reason, from what `favorites` hold.
-  static func ranked(_ items: [Item], favorites: [Book]) -> [Item] {
+  /// The order of `books` (indexes into it) with each one's reason, from what `favorites` hold:
+  /// by an author you keep, then a subject, then a bookshelf, then the rest; newest id first
+  /// within each.
+  static func ranked(_ books: [Facets], favorites: [Book]) -> [(index: Int, reason: Reason?)] {
     var authors: [String: String] = [:]
     var subjects = Set<String>()
     var shelves = Set<String>()
@@ -112,24 +128,20 @@ public struct NewBooks: Sendable {
       subjects.formUnion(book.subjects)
       shelves.formUnion(book.bookshelves)
     }
-    let reasoned = items.map { item -> Item in
-      var item = item
-      let book = item.book
-      if let name = book.authors.lazy.compactMap({ authors[Self.key($0.name)] }).first {
-        item.reason = .author(name)
+    let reasoned = books.enumerated().map { index, book -> (index: Int, reason: Reason?) in
+      if let name = book.authors.lazy.compactMap({ authors[Self.key($0)] }).first {
+        return (index, .author(name))
       } else if let subject = book.subjects.first(where: subjects.contains) {
-        item.reason = .subject(subject)
+        return (index, .subject(subject))
       } else if let shelf = book.bookshelves.first(where: shelves.contains) {
-        item.reason = .bookshelf(shelf)
-      } else {
-        item.reason = nil
+        return (index, .bookshelf(shelf))
       }
-      return item
+      return (index, nil)
     }
     return reasoned.sorted {
       let left = $0.reason?.rank ?? 3
       let right = $1.reason?.rank ?? 3
-      return left != right ? left < right : $0.book.id > $1.book.id
+      return left != right ? left < right : books[$0.index].id > books[$1.index].id
     }
   }
 

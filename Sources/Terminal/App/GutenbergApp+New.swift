@@ -5,12 +5,14 @@ import Gutendex
 extension GutenbergApp {
   /// `gutenberg new`: the books syncs added since the last sync (or `since`), those by authors
   /// of your favourites first, then those in their subjects and on their bookshelves.
-  package func new(since: NewBooks.Since, languages: [String], format: ListFormat) async
-    -> ExitStatus
+  /// The first page (32, as `list` prints) unless `all`.
+  package func new(since: NewBooks.Since, languages: [String], all: Bool, format: ListFormat)
+    async -> ExitStatus
   {
     let found: NewBooks
     do {
-      found = try await service.newBooks(since: since, languages: languages)
+      found = try await service.newBooks(
+        since: since, languages: languages, limit: all ? nil : BookQuery.pageSize)
     } catch {
       return fail(error)
     }
@@ -19,23 +21,29 @@ extension GutenbergApp {
       output.print(Self.newJSON(found))
     case .automatic where output.isTerminal:
       output.print(
-        Self.newLines(found, width: output.width, style: output.style, timeZone: .current))
+        Self.newLines(
+          found, width: output.width, style: output.style, timeZone: .current,
+          more: "gutenberg new --all"))
     case .automatic:
-      if found.items.isEmpty {
-        // Standard output stays rows only, for scripts.
-        output.printError(Self.nothingNewLine(found, timeZone: .current))
-      }
+      // Standard output stays rows only, for scripts.
+      if found.total == 0 { output.printError(Self.nothingNewLine(found, timeZone: .current)) }
       output.print(found.items.map(Self.newTSVLine))
+      if found.items.count < found.total {
+        output.printError(
+          "note: the first \(found.items.count) of \(TextFormat.plural(found.total, "new book")); "
+            + "--all lists every one")
+      }
     }
     return .ok
   }
 
-  /// What a terminal shows: a heading, then each book with its reason under it.
+  /// What a terminal shows: a heading, then each book with its reason under it, then how many
+  /// more there are and `more`, the command that lists them.
   nonisolated static func newLines(
-    _ found: NewBooks, width: Int, style: Style, timeZone: TimeZone
+    _ found: NewBooks, width: Int, style: Style, timeZone: TimeZone, more: String
   ) -> [String] {
-    guard !found.items.isEmpty else { return [nothingNewLine(found, timeZone: timeZone)] }
-    var heading = "\(TextFormat.plural(found.items.count, "new book")) since "
+    guard found.total > 0 else { return [nothingNewLine(found, timeZone: timeZone)] }
+    var heading = "\(TextFormat.plural(found.total, "new book")) since "
     heading += sinceText(found, timeZone: timeZone)
     let kept = [
       found.byAuthorsYouKeep > 0 ? "\(found.byAuthorsYouKeep) by authors you keep" : nil,
@@ -56,6 +64,9 @@ extension GutenbergApp {
         let text = indent + Sanitizer.sanitize(reason.text)
         lines.append(style.dim(DisplayWidth.truncate(text, toCells: width)))
       }
+    }
+    if found.items.count < found.total {
+      lines.append("… and \(TextFormat.grouped(found.total - found.items.count)) more: \(more)")
     }
     return lines
   }
@@ -109,15 +120,15 @@ extension GutenbergApp {
     }
     return "{\"since\":\(encoded(iso8601(found.since))),"
       + "\"since_last_sync\":\(found.sinceLastSync),"
-      + "\"count\":\(found.items.count),"
+      + "\"count\":\(found.total),"
       + "\"results\":[" + results.joined(separator: ",\n") + "]}"
   }
 
   /// After a sync that added books: `12 new books, 2 by authors you keep: type new` (`hint`
   /// is what to type); nil when it added none or they cannot be read.
   nonisolated static func arrivalLine(_ found: NewBooks, hint: String) -> String? {
-    guard !found.items.isEmpty else { return nil }
-    var parts = [TextFormat.plural(found.items.count, "new book")]
+    guard found.total > 0 else { return nil }
+    var parts = [TextFormat.plural(found.total, "new book")]
     if found.byAuthorsYouKeep > 0 { parts.append("\(found.byAuthorsYouKeep) by authors you keep") }
     if found.inSubjectsYouKeep > 0 {
       parts.append("\(found.inSubjectsYouKeep) in subjects you keep")

@@ -262,15 +262,18 @@ enum CommandTable {
       help: [
         Entry(
           "new [SINCE]",
-          "books the last sync added (or since 2026-11-20, 7d), by authors you keep first")
+          "new books since the last sync (or 2026-11-20, 7d), yours first; new all: all")
       ]
     ) { args, _, _ throws(PromptParser.Failure) in
-      guard args.count <= 1 else {
-        throw PromptParser.fail("usage: new [SINCE] (last-sync, a day like 2026-11-20, or 7d)")
+      let all = args.last?.lowercased() == "all"
+      let rest = all ? Array(args.dropLast()) : args
+      guard rest.count <= 1 else {
+        throw PromptParser.fail(
+          "usage: new [SINCE] [all] (SINCE: last-sync, a day like 2026-11-20, or 7d)")
       }
-      guard let text = args.first else { return .new(.lastSync) }
+      guard let text = rest.first else { return .new(.lastSync, all: all) }
       switch SinceText.parse(text) {
-      case .success(let since): return .new(since)
+      case .success(let since): return .new(since, all: all)
       case .failure(let failure): throw PromptParser.fail("new: \(failure.message)")
       }
     },

@@ -198,8 +198,8 @@ package final class InteractiveSession {
       await status.refresh(probe: true)
     case .sync:
       await syncNow()
-    case .new(let since):
-      await showNew(since: since)
+    case .new(let since, let all):
+      await showNew(since: since, all: all)
     case .help:
       enter(.help)
     case .back:
