@@ -106,7 +106,7 @@ extension GutenbergApp {
       object["synced_books"] = state?.syncedBooks ?? NSNull()
       if let found = await service.arrivals(of: run) {
         object["new"] = [
-          "books": found.items.count, "by_authors_you_keep": found.byAuthorsYouKeep,
+          "books": found.total, "by_authors_you_keep": found.byAuthorsYouKeep,
           "in_subjects_you_keep": found.inSubjectsYouKeep,
         ]
       }
