@@ -110,7 +110,7 @@ struct Invocation: Sendable, Equatable {
     {
       return true
     }
-    return ["favorites", "cache"].contains(path[0]) ? false : nil
+    return ["favorites", "cache", "new"].contains(path[0]) ? false : nil
   }
 
   /// Whether it may answer from a freshly synced local catalogue with no request (`--source

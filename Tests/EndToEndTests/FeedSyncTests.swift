@@ -87,6 +87,19 @@ struct FeedSyncTests {
     #expect(feed["result"] as? String == "refreshed", "\(report)")
     #expect(feed["books"] as? Int == catalogue.feedBooks.count, "\(report)")
     #expect(report["books"] as? Int == catalogue.reference.bookCount, "\(report)")
+    // The books the feed added are new, dated by the feed's release date (`dcterms:issued`).
+    #expect((report["new"] as? [String: Any])?["books"] as? Int == 300, "\(report)")
+    let new = try await app.run(["new", "--json", "--all"])
+    let listed = try #require(
+      try JSONSerialization.jsonObject(with: new.stdout) as? [String: Any], "\(new)")
+    let results = try #require(listed["results"] as? [[String: Any]], "\(new)")
+    #expect(results.count == 300, "\(new)")
+    #expect(
+      results.allSatisfy {
+        let id = ($0["book"] as? [String: Any])?["id"] as? Int ?? 0
+        return id >= catalogue.firstNewID
+          && $0["issued"] as? String == FeedGenerator.issued(for: id)
+      }, "\(new)")
 
     // A second sync: the feed has not changed, so it costs one 304.
     let again = try await app.run(

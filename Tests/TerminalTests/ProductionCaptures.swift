@@ -1,6 +1,8 @@
 import Foundation
 import Gutendex
+import GutendexEngine
 import TestSupport
+import Testing
 
 @testable import Catalog
 @testable import Terminal
@@ -225,6 +227,19 @@ enum ProductionCaptures {
     return await app.type("sync") + app.type("sync")
   }
 
+  /// `sync` then `new` at the prompt, a favourite by the new book's author kept: the line
+  /// that says what arrived, then the book with its reason.
+  static func new() async throws -> String {
+    let app = try CaptureApp(syncedCatalogue: true)
+    _ = await app.start()
+    // Book 71988 of the snapshot is by the author of the book the sync brings.
+    let kept = try #require(try EmbeddedCatalogue.load().bookJSON(id: 71988))
+    _ = try app.favorites.add(
+      [try Book.decode(from: kept), try book(1400, in: "e2-2022-search-great-expectations")],
+      at: SampleScreens.now.addingTimeInterval(-86_400))
+    return await app.type("sync") + app.type("new")
+  }
+
   /// The reader's `b NOTE` at 30%, `b` at 75% and then `bookmarks`, on the sample text, through
   /// the app's own reader commands over the capture's store.
   static func bookmarks() async throws -> String {
@@ -286,6 +301,7 @@ enum ProductionCaptures {
       ("note-fallback", try await fallbackNote()),
       ("status", status()),
       ("sync", try await sync()),
+      ("new", try await new()),
       ("error-server-down", try await serverDown()),
       ("error-page-out-of-range", try await pageOutOfRange()),
       ("error-bad-command", try await badCommand()),

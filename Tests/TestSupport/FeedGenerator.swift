@@ -10,6 +10,14 @@ import Foundation
 /// given, a missing `dcterms:type` for some texts, the rights text, `marc520` summaries.
 /// The archive is written by libarchive (bzip2 filter, ustar entries).
 public enum FeedGenerator {
+  /// The release date the record of book `id` gives (`dcterms:issued`), varied with the id so
+  /// that a reader mixing records up is caught.
+  public static func issued(for id: Int) -> String {
+    let month = id % 12 + 1
+    let day = id % 28 + 1
+    return "2025-\(month < 10 ? "0" : "")\(month)-\(day < 10 ? "0" : "")\(day)"
+  }
+
   /// The RDF record of `book` (one server-shaped JSON object).
   public static func record(_ book: Data) throws -> String {
     guard let object = try JSONSerialization.jsonObject(with: book) as? [String: Any],
@@ -32,7 +40,7 @@ public enum FeedGenerator {
         <pgterms:ebook rdf:about="ebooks/\(id)">
           <dcterms:publisher>Project Gutenberg</dcterms:publisher>
           <dcterms:license rdf:resource="license"/>
-          <dcterms:issued rdf:datatype="http://www.w3.org/2001/XMLSchema#date">2004-01-01</dcterms:issued>
+          <dcterms:issued rdf:datatype="http://www.w3.org/2001/XMLSchema#date">\(issued(for: id))</dcterms:issued>
 
       """
     let copyright = object["copyright"] as? Bool

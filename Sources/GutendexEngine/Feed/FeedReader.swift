@@ -22,6 +22,8 @@ public enum FeedReader {
     var seen: Set<Int> = []
     /// Records that could not be read, skipped (the book keeps its previous copy).
     var skipped: [FeedRecordError] = []
+    /// Each book's release date (`dcterms:issued`, `YYYY-MM-DD`) where the record gives one.
+    var issued: [Int: String] = [:]
   }
 
   /// What ``books(fromFeed:)`` read: each book's JSON as the server serializes it, and the
@@ -95,7 +97,12 @@ public enum FeedReader {
     func record(_ id: Int, _ bytes: UnsafeRawBufferPointer) throws {
       let book: BookRecord?
       do throws(FeedRecordError) {
-        book = try FeedRecordReader.read(id: id, bytes: bytes)
+        if let (record, issued) = try FeedRecordReader.readDated(id: id, bytes: bytes) {
+          book = record
+          if let issued { reading.issued[id] = issued }
+        } else {
+          book = nil
+        }
       } catch {
         reading.skipped.append(error)
         return

@@ -1,4 +1,5 @@
 import CLibXML2
+import Foundation
 
 /// Reads one `cache/epub/<id>/pg<id>.rdf` record of Project Gutenberg's feed into a book,
 /// rule for rule as Gutendex's own reader (`books/utils.py` `get_book`, stored by
@@ -30,6 +31,14 @@ enum FeedRecordReader {
   /// The book record `bytes` hold, nil when the server would hide it; throws when the record
   /// is not one Gutendex could read (bad XML, no `pgterms:ebook`, a year that is not a number).
   static func read(id: Int, bytes: UnsafeRawBufferPointer) throws(FeedRecordError) -> BookRecord? {
+    try readDated(id: id, bytes: bytes)?.record
+  }
+
+  /// ``read(id:bytes:)`` with the record's release date (`dcterms:issued`, `YYYY-MM-DD`), nil
+  /// when it has none or one that is not such a date (`None` in some old records).
+  static func readDated(id: Int, bytes: UnsafeRawBufferPointer) throws(FeedRecordError)
+    -> (record: BookRecord, issued: String?)?
+  {
     guard let base = bytes.baseAddress?.assumingMemoryBound(to: CChar.self),
       let size = Int32(exactly: bytes.count)
     else { throw FeedRecordError(id: id, reason: "an empty record") }
@@ -46,7 +55,9 @@ enum FeedRecordReader {
     guard let rootPointer = gb_xml_root(document),
       let book = RDFNode(pointer: rootPointer).children.first(where: { $0.is(.pg, "ebook") })
     else { throw FeedRecordError(id: id, reason: "no pgterms:ebook") }
-    return try read(id: id, book: book)
+    guard let record = try read(id: id, book: book) else { return nil }
+    let issued = book.first(.dc, "issued")?.text?.trimmingCharacters(in: .whitespacesAndNewlines)
+    return (record, issued.flatMap { Arrival.isIssuedDate($0) ? $0 : nil })
   }
 
   private static func read(id: Int, book: RDFNode) throws(FeedRecordError) -> BookRecord? {

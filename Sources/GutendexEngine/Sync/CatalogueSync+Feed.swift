@@ -134,6 +134,10 @@ extension CatalogueSync {
       synced.formUnion(reading.records.ids)
       try files.writeSyncedIDs(synced)
       next.syncedBooks = synced.count
+      // The books the previous catalogue lacked arrived now, with the feed's release dates.
+      let previous = base
+      let arrived = reading.records.ids.filter { previous.bookJSON(id: $0) == nil }.sorted()
+      try files.recordArrivals(arrived, at: refreshed, issued: reading.issued)
       try files.commit(baseNamed: name, bookCount: bookCount, state: next)
       written = nil
       next = try files.readState() ?? next

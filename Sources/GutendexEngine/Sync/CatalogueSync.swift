@@ -320,6 +320,8 @@ public struct CatalogueSync: Sendable {
       run.requests = counter.load(ordering: .relaxed) + (run.feed?.requests ?? 0)
       var committed = state
       committed.record(run)
+      // Before the state that makes them visible (see `LocalCatalogueFiles+Arrivals.swift`).
+      try files.recordArrivals(merge.added, at: started)
       try files.commit(delta: merge.index, state: committed)
       files.clearPending(keepingCursor: stop != nil)
       return Outcome(run: run, held: held, missing: missing)

@@ -45,6 +45,11 @@ extension GutenbergApp {
         // Cancelled at quit: the next start resumes it; nothing to say.
         guard run.cause != .cancelled else { return }
         output.print(InteractiveSession.syncLine(run, background: true))
+        if let found = await service.arrivals(of: run),
+          let line = GutenbergApp.arrivalLine(found, hint: "type new")
+        {
+          output.print(line)
+        }
       } catch {
         if case .cancelled = error { return }
         output.print("Background sync failed: \(Sanitizer.sanitize(error.description))")
@@ -98,6 +103,12 @@ extension GutenbergApp {
       object["base_books"] = counts?.baseBooks ?? NSNull()
       object["added_books"] = counts?.addedBooks ?? NSNull()
       object["synced_books"] = counts?.syncedBooks ?? NSNull()
+      if let found = await service.arrivals(of: run) {
+        object["new"] = [
+          "books": found.total, "by_authors_you_keep": found.byAuthorsYouKeep,
+          "in_subjects_you_keep": found.inSubjectsYouKeep,
+        ]
+      }
       output.print(Self.json(object))
     case .automatic:
       // On standard error, so standard output stays the one summary line scripts read.
@@ -109,6 +120,12 @@ extension GutenbergApp {
       } else {
         output.print(SyncText.summary(run))
         if let note = run.note { output.printError("note: \(Sanitizer.sanitize(note))") }
+        // What arrived, on standard error: standard output stays the one summary line.
+        if let found = await service.arrivals(of: run),
+          let line = Self.arrivalLine(found, hint: "gutenberg new")
+        {
+          output.printError(line)
+        }
       }
     }
     if let feed = run.feed, feed.result == .failed, policy.force, Self.status(of: run) == .ok {

@@ -269,6 +269,26 @@ enum CommandTable {
         return .sync
       }),
     CommandSpec(
+      ["new"],
+      help: [
+        Entry(
+          "new [SINCE]",
+          "new books since the last sync (or 2026-11-20, 7d), yours first; new all: all")
+      ]
+    ) { args, _, _ throws(PromptParser.Failure) in
+      let all = args.last?.lowercased() == "all"
+      let rest = all ? Array(args.dropLast()) : args
+      guard rest.count <= 1 else {
+        throw PromptParser.fail(
+          "usage: new [SINCE] [all] (SINCE: last-sync, a day like 2026-11-20, or 7d)")
+      }
+      guard let text = rest.first else { return .new(.lastSync, all: all) }
+      switch SinceText.parse(text) {
+      case .success(let since): return .new(since, all: all)
+      case .failure(let failure): throw PromptParser.fail("new: \(failure.message)")
+      }
+    },
+    CommandSpec(
       ["b", "back"], help: [Entry("b", "back to the list (from details, links, favourites)")],
       progress: { $0 == .browse ? "loading…" : nil },
       parse: { args, head, screen throws(PromptParser.Failure) in

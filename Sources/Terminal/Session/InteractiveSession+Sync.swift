@@ -7,6 +7,11 @@ extension InteractiveSession {
     do {
       let run = try await service.syncCatalogue()
       output.print(Self.syncLine(run, background: false))
+      if let found = await service.arrivals(of: run),
+        let line = GutenbergApp.arrivalLine(found, hint: "type new")
+      {
+        output.print(line)
+      }
     } catch {
       output.print(errorLine(error.description))
     }

@@ -203,6 +203,8 @@ package final class InteractiveSession {
       await status.refresh(probe: true)
     case .sync:
       await syncNow()
+    case .new(let since, let all):
+      await showNew(since: since, all: all)
     case .help:
       enter(.help)
     case .back:

@@ -37,6 +37,9 @@ package enum PromptCommand: Sendable, Hashable {
   case status
   /// Bring the local catalogue up to date now (`sync`).
   case sync
+  /// The books syncs added since then, those by authors you keep first (`new [SINCE] [all]`;
+  /// the first 32 unless `all`).
+  case new(NewBooks.Since, all: Bool)
   case help
   /// Back to the list from another screen (`b` there, or an empty line).
   case back
