@@ -65,7 +65,7 @@ struct ArrivalTests {
         """)
     #expect(undated != FeedReaderTests.handWritten)
     let feed = try FeedReaderTests.feed(books: Array(books), extra: [(90001, undated)])
-    let reading = try await FeedReader.read(HTTPBody(feed))
+    let reading = try await FeedReader.read(HTTPBody(feed), into: [BookRecord]())
     let ids = try books.map { try Book.decode(from: $0).id }
     #expect(reading.records.count == ids.count + 1)
     for id in ids {
