@@ -48,11 +48,12 @@ public enum Awaiting {
     _ register: (_ resume: @escaping @Sendable (T) -> Void) -> Void
   ) async throws -> T {
     let shot = OneShot<T>()
+    let priority = Task.currentPriority
     return try await withCheckedThrowingContinuation(isolation: isolation) { continuation in
       shot.arm(continuation)
       let seconds = Double(limit.components.seconds)
       DispatchQueue.global().asyncAfter(deadline: .now() + seconds) {
-        whenExecutorsAreFree {
+        whenExecutorsAreFree(at: priority) {
           shot.finish(.failure(AwaitTimeout(what, after: limit, file: file, line: line)))
         }
       }
@@ -83,8 +84,9 @@ public enum Awaiting {
   /// ``promptRounds`` times in a row (half a second apart), or after ten minutes at most: the
   /// time a test's awaited work could have run, but did not.
   public static func untilExecutorsAreFree() async {
+    let priority = Task.currentPriority
     await withCheckedContinuation { continuation in
-      whenExecutorsAreFree { continuation.resume() }
+      whenExecutorsAreFree(at: priority) { continuation.resume() }
     }
   }
 
@@ -94,8 +96,15 @@ public enum Awaiting {
   static let promptRounds = 10
 
   /// Calls `then` (on a thread of its own, which blocks while it probes) once the executors
-  /// are free: see ``untilExecutorsAreFree()``.
-  static func whenExecutorsAreFree(_ then: @escaping @Sendable () -> Void) {
+  /// that run work of `priority` are free: see ``untilExecutorsAreFree()``.
+  ///
+  /// The probe runs at the waiting test's own priority: on Linux each priority has a thread
+  /// pool of its own (libdispatch's root queues), so a probe at another priority answers
+  /// promptly from an idle pool while the test's pool is still queued up (loaded runs failed
+  /// mock-client tests that way, their 50 ms timers not yet run after minutes).
+  static func whenExecutorsAreFree(
+    at priority: TaskPriority, _ then: @escaping @Sendable () -> Void
+  ) {
     Thread.detachNewThread {
       // A pool that never answers (every thread blocked) must not hold the failure back for
       // ever: ten minutes is beyond any busy machine.
@@ -103,10 +112,7 @@ public enum Awaiting {
       var prompt = 0
       while prompt < promptRounds, DispatchTime.now() < giveUp {
         let pool = DispatchSemaphore(value: 0)
-        // At the lowest priority: a probe must not jump a queue of test work at a lower one
-        // and call the pool free while that work still waits (a loaded run failed five mock
-        // client tests after their 120 s, their 50 ms timers not yet run).
-        Task.detached(priority: .background) { pool.signal() }
+        Task.detached(priority: priority) { pool.signal() }
         let free = pool.wait(timeout: .now() + promptly) == .success
         prompt = free ? prompt + 1 : 0
         if !free {

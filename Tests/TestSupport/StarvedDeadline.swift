@@ -35,6 +35,19 @@ public struct StarvedDeadline: Sendable {
     return elapsed - min(starved, elapsed) > limit
   }
 
+  /// How long `body` took, less the time tasks waited for a CPU meanwhile (wall time where
+  /// there is no pressure stall information): for a check that a process did not wait for
+  /// something, which a starved machine would fail by its own slowness.
+  public static func counted<T>(_ body: () async throws -> T) async rethrows -> (T, Duration) {
+    let start = ContinuousClock.now
+    let startStall = stallMicroseconds()
+    let value = try await body()
+    let elapsed = ContinuousClock.now - start
+    guard let startStall, let stall = stallMicroseconds() else { return (value, elapsed) }
+    let starved = Duration.microseconds(max(0, stall - startStall))
+    return (value, elapsed - min(starved, elapsed))
+  }
+
   /// Microseconds some task has waited for a CPU since boot ("some … total=" of
   /// /proc/pressure/cpu), nil without pressure stall information.
   static func stallMicroseconds() -> Int? {
