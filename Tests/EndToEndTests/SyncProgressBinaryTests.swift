@@ -39,7 +39,10 @@ struct SyncProgressBinaryTests {
     defer { app.cleanUp() }
     let run = try await app.run(["sync", "--server", url.absoluteString], timeout: .seconds(120))
     #expect(run.status == 0, "\(run)")
-    #expect(run.stderr.isEmpty, "\(run)")
+    // No progress line (nor a carriage return or escape of one): standard error holds only
+    // the line that says what arrived (issue 28).
+    #expect(run.errLines == ["100 new books: gutenberg new"], "\(run)")
+    #expect(!run.err.contains("\r") && !run.err.contains("\u{1B}"), "\(run)")
     #expect(run.outLines.count == 1, "\(run)")
     await server.stop()
   }
