@@ -15,8 +15,11 @@ struct SyncProgressBinaryTests {
     let (server, url) = try await SyncBinaryTests.start(signal)
     let app = try Gutenberg()
     defer { app.cleanUp() }
+    // --timeout 600: the held page must last until the test releases it. With the default
+    // deadline a busy run's screen polls could miss the progress line before the sync gave up
+    // on page 2 and erased it.
     let window = try await TerminalWindow(
-      app, ["sync", "--server", url.absoluteString], columns: 100, rows: 24)
+      app, ["sync", "--server", url.absoluteString, "--timeout", "600"], columns: 100, rows: 24)
     defer { window.closeNow() }
     try await signal.waitFor(2)
     let shown = try await window.waitForScreen {
