@@ -10,8 +10,12 @@ struct Browse: GlobalOptionsCommand {
   @OptionGroup(title: GlobalOptions.title) var global: GlobalOptions
   @OptionGroup var filters: QueryOptions
 
+  func validate() throws {
+    _ = try filters.languageCodes(options: global.appOptions)
+  }
+
   func run() async throws {
-    let query = filters.query
+    let query = try filters.query(options: global.appOptions)
     try await global.run { await $0.browse(query: query, input: StandardInput()) }
   }
 }
@@ -26,8 +30,12 @@ struct List: GlobalOptionsCommand {
   @Flag(help: "Stream every page, not just one.") var all = false
   @Flag(help: "Print JSON.") var json = false
 
+  func validate() throws {
+    _ = try filters.languageCodes(options: global.appOptions)
+  }
+
   func run() async throws {
-    let query = filters.query
+    let query = try filters.query(options: global.appOptions)
     let all = all
     let format: GutenbergApp.ListFormat = json ? .json : .automatic
     try await global.run(readsOnly: true) { await $0.list(query: query, all: all, format: format) }

@@ -30,8 +30,13 @@ struct New: GlobalOptionsCommand {
 
   func validate() throws {
     _ = try sinceValue()
+    _ = try languageCodes()
+  }
+
+  /// The codes `--language` names, resolved against the data directory's catalogue.
+  func languageCodes() throws -> [String] {
     do throws(CatalogueLanguages.UnknownLanguage) {
-      _ = try CatalogueLanguages.codes(for: languages)
+      return try CatalogueLanguages.codes(for: languages, options: global.appOptions)
     } catch {
       throw ValidationError("--language: \(error.message)")
     }
@@ -47,7 +52,7 @@ struct New: GlobalOptionsCommand {
 
   func run() async throws {
     let since = try sinceValue()
-    let codes = (try? CatalogueLanguages.codes(for: languages)) ?? []
+    let codes = try languageCodes()
     let format: GutenbergApp.ListFormat = json ? .json : .automatic
     let all = all
     try await global.run(readsOnly: true) {

@@ -44,20 +44,20 @@ struct QueryOptions: ParsableArguments {
     if let search, search.trimmingCharacters(in: .whitespaces).isEmpty {
       throw ValidationError("--search needs at least one word")
     }
-    do throws(CatalogueLanguages.UnknownLanguage) {
-      _ = try CatalogueLanguages.codes(for: languages)
-    } catch {
-      throw ValidationError("--language: \(error.message)")
-    }
     if let from = authorYearStart, let to = authorYearEnd, from > to {
       throw ValidationError("--author-year-start (\(from)) is after --author-year-end (\(to))")
     }
     _ = try idList()
   }
 
-  /// The codes `--language` names (``validate()`` has refused unknown ones).
-  var languageCodes: [String] {
-    (try? CatalogueLanguages.codes(for: languages)) ?? []
+  /// The codes `--language` names, resolved against the catalogue of the data directory in
+  /// `options` (it needs the global options, so the commands call it from their `validate()`).
+  func languageCodes(options: AppOptions) throws -> [String] {
+    do throws(CatalogueLanguages.UnknownLanguage) {
+      return try CatalogueLanguages.codes(for: languages, options: options)
+    } catch {
+      throw ValidationError("--language: \(error.message)")
+    }
   }
 
   func idList() throws -> [Int] {
@@ -70,7 +70,9 @@ struct QueryOptions: ParsableArguments {
     }
   }
 
-  var query: BookQuery {
+  /// The query the filters ask for, its languages resolved as ``languageCodes(options:)`` does.
+  func query(options: AppOptions) throws -> BookQuery {
+    let languageCodes = try languageCodes(options: options)
     let words = search.map { $0.split(whereSeparator: \.isWhitespace).joined(separator: " ") }
     return BookQuery(
       search: words, languages: languageCodes, topic: topic, authorYearStart: authorYearStart,

@@ -48,7 +48,8 @@ import Testing
 
   @Test(
     arguments: [
-      ("xx", "en"), ("englsh", "en"), ("fench", "fr"), ("germn", "de"), ("klingon", nil),
+      ("x1", "en"), ("englsh", "en"), ("fench", "fr"), ("germn", "de"), ("klingon", nil),
+      ("eng", "en"), ("Ger", "de"),
     ] as [(String, String?)])
   func unknownWordsNameTheClosest(word: String, first: String?) throws {
     let error = try #require(throws: CatalogueLanguages.UnknownLanguage.self) {
@@ -58,5 +59,56 @@ import Testing
     #expect(error.closest.first == first)
     #expect(error.message.hasPrefix("unknown language '\(word)'; "))
     #expect(error.message.contains(first.map { "did you mean \($0) (" } ?? "such as en (English)"))
+  }
+}
+
+/// A word the table of names lacks: the user's catalogue first, then the shape of a code.
+@Suite struct UnknownCodeTests {
+  /// Two or three letters are a code as typed: the server answers any code, so one that only
+  /// the server or the next sync has (`tok`, `vi`) is asked for, and one nobody has finds nothing.
+  @Test(arguments: [
+    (["zz"], ["zz"]), (["TOK"], ["tok"]), (["vi, fr"], ["vi", "fr"]), (["en qya"], ["en", "qya"]),
+  ])
+  func aWellFormedCodeIsTakenAsTyped(arguments: [String], codes: [String]) throws {
+    #expect(try CatalogueLanguages.codes(for: arguments) == codes)
+  }
+
+  /// The catalogue is read only for a word the table lacks, and once for all of them.
+  @Test func theCatalogueIsReadOnlyForUnknownWordsAndOnce() throws {
+    var reads = 0
+    let known = try CatalogueLanguages.codes(for: ["en", "français", "Middle English"]) {
+      reads += 1
+      return []
+    }
+    #expect(known == ["en", "fr", "enm"] && reads == 0)
+    let unknown = try CatalogueLanguages.codes(for: ["tok,vi", "de", "zz"]) {
+      reads += 1
+      return ["tok"]
+    }
+    #expect(unknown == ["tok", "vi", "de", "zz"] && reads == 1)
+  }
+
+  /// What the catalogue holds is taken even when the shape rule would refuse it: a 3-letter
+  /// code that begins a language's name, a longer code.
+  @Test func aCodeTheCatalogueHasIsTaken() throws {
+    #expect(throws: CatalogueLanguages.UnknownLanguage.self) {
+      try CatalogueLanguages.codes(for: ["ger"])
+    }
+    #expect(throws: CatalogueLanguages.UnknownLanguage.self) {
+      try CatalogueLanguages.codes(for: ["abcd"])
+    }
+    #expect(
+      try CatalogueLanguages.codes(for: ["GER", "abcd"]) { ["abcd", "ger"] } == ["ger", "abcd"])
+  }
+
+  /// Three letters that begin known names propose those languages, most books first.
+  @Test func anAbbreviatedNameProposesTheLanguagesItBegins() throws {
+    let error = try #require(throws: CatalogueLanguages.UnknownLanguage.self) {
+      try CatalogueLanguages.codes(for: ["nor"])
+    }
+    #expect(error.closest == ["no", "nai"])
+    #expect(
+      error.message
+        == "unknown language 'nor'; did you mean no (Norwegian), nai (North American Indian)?")
   }
 }

@@ -79,9 +79,10 @@ import Testing
         "--source", "embedded", "list", "-l", "fr", "--author-year-start", "-750", "--offline",
         "--page", "2",
       ]) as? List)
-    #expect(command.filters.query.languages == ["fr"])
-    #expect(command.filters.query.authorYearStart == -750)
-    #expect(command.filters.query.page == 2)
+    let query = try command.filters.query(options: command.global.appOptions)
+    #expect(query.languages == ["fr"])
+    #expect(query.authorYearStart == -750)
+    #expect(query.page == 2)
     #expect(command.global.offline)
     #expect(command.global.source == .embedded)
   }

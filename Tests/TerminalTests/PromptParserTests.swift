@@ -1,4 +1,5 @@
 import Gutendex
+import Synchronization
 import Testing
 
 @testable import Terminal
@@ -69,6 +70,26 @@ import Testing
     #expect(throws: PromptParser.Failure(message: message)) {
       try parser.parse(line, context: .browse)
     }
+  }
+
+  /// `lang` takes a code the parser's catalogue has, which the fixed table would refuse, and
+  /// asks that catalogue only for a word the table lacks.
+  @Test func langResolvesAgainstTheSessionsCatalogue() throws {
+    let asked = Mutex(0)
+    let synced = PromptParser(catalogueLanguages: {
+      asked.withLock { $0 += 1 }
+      return ["ger", "tok"]
+    })
+    #expect(try synced.parse("lang en, french") == .languages(["en", "fr"]))
+    #expect(asked.withLock { $0 } == 0)
+    #expect(try synced.parse("lang ger tok") == .languages(["ger", "tok"]))
+    #expect(asked.withLock { $0 } == 1)
+    #expect(
+      throws: PromptParser.Failure(message: "unknown language 'ger'; did you mean de (German)?")
+    ) {
+      try parser.parse("lang ger")
+    }
+    #expect(try parser.parse("lang tok, zz") == .languages(["tok", "zz"]))
   }
 
   @Test func hostileAndOddLinesNeverCrash() {

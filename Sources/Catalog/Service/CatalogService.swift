@@ -130,6 +130,10 @@ public final class CatalogService: Sendable {
   /// ``LocalCatalogue/takeDamageNote()``).
   public func takeLocalCatalogueDamageNote() -> String? { local?.takeDamageNote() }
 
+  /// Every language code some book of the local catalogue has (synced books' too), sorted;
+  /// empty when there is none.
+  public var localLanguageCodes: [String] { local?.languageCodes ?? [] }
+
   /// Whether the local catalogue lacks summaries, so a book from it may need the network.
   public var localCatalogueLacksSummaries: Bool { local.map { !$0.hasSummaries } ?? false }
 

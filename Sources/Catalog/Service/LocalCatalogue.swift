@@ -108,6 +108,13 @@ public final class LocalCatalogue: Sendable {
     return date.timeIntervalSince(last) < maxAge
   }
 
+  /// Every language code some book of it has, the synced books' too, sorted; empty when it
+  /// cannot be opened. Opens it on the first call: the codes are precomputed in the mapped index
+  /// and delta, so this reads two small tables, never the books.
+  public var languageCodes: [String] {
+    (try? store().languageCodes) ?? []
+  }
+
   /// The store over the catalogue (opening it on the first call).
   func store() throws(CatalogError) -> CatalogueStore {
     if let store = loaded.withLock({ $0 }) { return store }

@@ -31,25 +31,80 @@ extension CatalogueLanguages {
   /// The codes meant by `arguments`: each comma-separated item is a code, an English name or a
   /// language's own name (`fr`, `French`, `français`; case and accents do not matter); an item
   /// that is none of these is read as several words separated by spaces (`lang en fr`).
-  package static func codes(for arguments: [String]) throws(UnknownLanguage) -> [String] {
+  ///
+  /// A word the fixed table of names does not know is resolved by this rule, which takes codes
+  /// as they are and names strictly:
+  /// 1. a code some book of the user's own catalogue has (`catalogue`: the local store, the
+  ///    synced books' languages included) is that code. `catalogue` is called at most once,
+  ///    and only for such a word, so naming a known language never opens the catalogue;
+  /// 2. else a well-formed code, 2 or 3 ASCII letters, is taken as typed (lowercased): the
+  ///    server answers any code (one no book has finds nothing), a code missing here may be on
+  ///    the server or arrive with the next sync, and short codes are too near each other for
+  ///    "did you mean" to tell a typo from another language (every 2-letter word is within 2
+  ///    edits of `en`). Except 3 letters that begin a known language's name (`eng`, `ger`,
+  ///    `fre`: ISO 639-2 codes of languages Gutendex codes in 2 letters): those are refused,
+  ///    proposing the languages they begin;
+  /// 3. else (a longer word, or one with other characters: meant as a name) it is refused,
+  ///    proposing the nearest codes and names (`englsh` → en).
+  package static func codes(
+    for arguments: [String], catalogue: () -> [String] = { [] }
+  ) throws(UnknownLanguage) -> [String] {
+    var held: [String: String]?
+    func resolve(_ word: String) -> String? {
+      if let code = code(for: word) { return code }
+      if held == nil {
+        held = Dictionary(catalogue().map { (comparable($0), $0) }) { first, _ in first }
+      }
+      if let code = held?[comparable(word)] { return code }
+      guard let code = wellFormedCode(word), abbreviated(code).isEmpty else { return nil }
+      return code
+    }
     var result: [String] = []
     let items = arguments.flatMap { $0.split(separator: ",") }.map {
       $0.trimmingCharacters(in: .whitespaces)
     }.filter { !$0.isEmpty }
     for item in items {
-      if let code = code(for: item) {
+      if let code = resolve(item) {
         result.append(code)
         continue
       }
       for word in item.split(separator: " ").map(String.init) {
-        guard let code = code(for: word) else {
-          throw UnknownLanguage(word: item.contains(" ") ? word : item, closest: closest(to: word))
+        guard let code = resolve(word) else {
+          throw UnknownLanguage(word: item.contains(" ") ? word : item, closest: nearest(to: word))
         }
         result.append(code)
       }
     }
     var seen = Set<String>()
     return result.filter { seen.insert($0).inserted }
+  }
+
+  /// `word` lowercased when it has the shape of a language code (2 or 3 ASCII letters).
+  static func wellFormedCode(_ word: String) -> String? {
+    let code = word.trimmingCharacters(in: .whitespaces).lowercased()
+    guard (2...3).contains(code.count), code.allSatisfy({ $0.isASCII && $0.isLetter }) else {
+      return nil
+    }
+    return code
+  }
+
+  /// Up to three codes, most books first, whose English or own name begins with the 3-letter
+  /// `code` (`ger` → de); empty for other lengths.
+  static func abbreviated(_ code: String) -> [String] {
+    guard code.count == 3 else { return [] }
+    let found = codes.filter { known in
+      names[known].map { [$0.english, $0.native] }?.contains {
+        comparable($0).hasPrefix(code)
+      } ?? false
+    }
+    return Array(found.prefix(3))
+  }
+
+  /// What a refusal of `word` proposes: the languages a 3-letter abbreviation begins, else the
+  /// nearest codes and names.
+  static func nearest(to word: String) -> [String] {
+    let begun = wellFormedCode(word).map(abbreviated) ?? []
+    return begun.isEmpty ? closest(to: word) : begun
   }
 
   /// The code one word or name stands for, nil when none.

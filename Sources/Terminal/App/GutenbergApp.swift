@@ -104,7 +104,9 @@ package final class GutenbergApp {
     }
   }
 
-  static func location(options: AppOptions) -> StoreLocation {
+  /// Where the data and the cache live; nonisolated, as option validation needs it before
+  /// there is an app.
+  nonisolated static func location(options: AppOptions) -> StoreLocation {
     if let directory = options.dataDirectory {
       let data = URL(fileURLWithPath: directory, isDirectory: true)
       return StoreLocation(

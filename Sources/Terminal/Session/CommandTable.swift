@@ -145,7 +145,9 @@ enum CommandTable {
       progress: loading
     ) { args, _, _ throws(PromptParser.Failure) in
       do throws(CatalogueLanguages.UnknownLanguage) {
-        return .languages(try CatalogueLanguages.codes(for: [args.joined(separator: " ")]))
+        return .languages(
+          try CatalogueLanguages.codes(
+            for: [args.joined(separator: " ")], catalogue: PromptParser.catalogueLanguages))
       } catch {
         throw PromptParser.fail(error.message)
       }

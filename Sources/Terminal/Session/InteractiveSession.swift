@@ -26,7 +26,8 @@ package final class InteractiveSession {
   let output: TerminalOutput
   /// Download and read, when the app provides them.
   package var bookActions: BookActions?
-  let parser = PromptParser()
+  /// Reads prompt lines; `lang` resolves codes against this session's local catalogue.
+  let parser: PromptParser
   let now: @Sendable () -> Date
   /// The time zone dates are shown in (the user's own; fixed for the captures in `Screens/`).
   let timeZone: TimeZone
@@ -64,6 +65,7 @@ package final class InteractiveSession {
     self.output = output
     self.now = now
     self.timeZone = timeZone
+    parser = PromptParser(catalogueLanguages: { [service] in service.localLanguageCodes })
     browser = BrowserViewModel(service: service, query: query, prefetchEnabled: prefetch)
     favorites = FavoritesViewModel(service: service)
     status = StatusViewModel(service: service)

@@ -15,8 +15,20 @@ package struct PromptParser: Sendable {
   /// Rows and pages above this are refused before they reach anything else.
   package static let maxNumber = 1_000_000
 
-  /// A parser.
-  package init() {}
+  /// The language codes of the catalogue `lang` resolves against while a line is parsed (see
+  /// ``CatalogueLanguages/codes(for:catalogue:)``). A task-local, bound by ``parse(_:context:)``,
+  /// because the command table's parsers are static and take only the line and the screen.
+  @TaskLocal static var catalogueLanguages: @Sendable () -> [String] = { [] }
+
+  /// Where `lang` finds the codes of the user's catalogue, asked only for a word that is not a
+  /// known language's code or name.
+  private let languages: @Sendable () -> [String]
+
+  /// A parser whose `lang` knows the codes `catalogueLanguages` gives (none: the fixed table
+  /// and the shape of a code only).
+  package init(catalogueLanguages: @escaping @Sendable () -> [String] = { [] }) {
+    languages = catalogueLanguages
+  }
 
   /// The command a prompt line stands for on `screen`, or why it stands for none.
   package func parse(_ line: String, context screen: Screen = .browse) throws(Failure)
@@ -30,14 +42,27 @@ package struct PromptParser: Sendable {
       }
       throw Self.fail("unknown command '\(Self.shorten(head))' — type ? for help")
     }
-    return try spec.parse(args, head, screen)
+    return try run(spec, args, head, screen).get()
   }
 
   /// The progress line for `line` while it runs on `screen`.
   package func progressText(for line: String, on screen: Screen) -> String {
     let (spec, head, args) = Self.match(line)
-    guard let spec, (try? spec.parse(args, head, screen)) != nil else { return "working…" }
+    guard let spec, (try? run(spec, args, head, screen).get()) != nil else { return "working…" }
     return spec.progress(screen) ?? "working…"
+  }
+
+  /// `spec`'s parser on the arguments, with this parser's catalogue bound for `lang`.
+  private func run(_ spec: CommandSpec, _ args: [String], _ head: String, _ screen: Screen)
+    -> Result<PromptCommand, Failure>
+  {
+    Self.$catalogueLanguages.withValue(languages) {
+      do throws(Failure) {
+        return .success(try spec.parse(args, head, screen))
+      } catch {
+        return .failure(error)
+      }
+    }
   }
 
   /// The table entry a line names, with the word that named it and its arguments.
