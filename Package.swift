@@ -26,8 +26,11 @@ let package = Package(
     // The system libcurl, the one HTTP client of every request, opened with dlopen on the first
     // request (apt: libcurl4 to run, libcurl4-openssl-dev for its headers to build): not linked,
     // so a command that makes no request never loads it nor the libraries it pulls in.
+    .target(name: "CCurl", dependencies: ["CLoader"], path: "Sources/CCurl"),
+    // The dlopen loader the four C shims share: first use under a lock, the symbols, and the
+    // one-line failure naming the apt package.
     .target(
-      name: "CCurl", path: "Sources/CCurl",
+      name: "CLoader", path: "Sources/CLoader",
       linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
     // A Gutendex-compatible engine over a local set of books, plus the embedded catalogue.
     .target(
@@ -41,15 +44,12 @@ let package = Package(
     // libarchive: Project Gutenberg's feed (.tar.bz2) read as a stream (apt: libarchive-dev for
     // its headers). Opened with dlopen by the feed sync, like libxml2: not linked, so no other
     // command loads them nor the compression and ICU libraries they pull in.
-    .target(
-      name: "CArchive", path: "Sources/CArchive",
-      linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
+    .target(name: "CArchive", dependencies: ["CLoader"], path: "Sources/CArchive"),
     // libxml2: each RDF record of the feed parsed as Gutendex's reader does (apt: libxml2-dev;
     // system/libxml links to its headers, so no include path outside the package is named).
     .target(
-      name: "CLibXML2", path: "Sources/CLibXML2", exclude: ["system"],
-      cSettings: [.headerSearchPath("system")],
-      linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
+      name: "CLibXML2", dependencies: ["CLoader"], path: "Sources/CLibXML2", exclude: ["system"],
+      cSettings: [.headerSearchPath("system")]),
     // Derives the embedded catalogue snapshot from the real catalogue, and verifies it.
     .executableTarget(name: "gutendex-snapshot", dependencies: ["Gutendex", "GutendexEngine"]),
     // A loopback HTTP/1.1 server with fault knobs, serving any `Requestable` (usually the engine).
@@ -68,9 +68,7 @@ let package = Package(
     // The system libedit, the line editor of the interactive prompts (apt: libedit-dev for its
     // headers), opened with dlopen by the first prompt on a terminal: not linked, so commands
     // and piped sessions never load it.
-    .target(
-      name: "CEditLine", path: "Sources/CEditLine",
-      linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
+    .target(name: "CEditLine", dependencies: ["CLoader"], path: "Sources/CEditLine"),
     // Line-mode rendering and the interactive session, kept out of `main` so tests can drive it.
     .target(name: "Terminal", dependencies: ["Catalog", "CEditLine"]),
     .executableTarget(

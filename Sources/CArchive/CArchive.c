@@ -1,9 +1,7 @@
 // libarchive opened on the first archive read (see include/CArchive.h for why).
 #include "CArchive.h"
 
-#include <dlfcn.h>
-#include <pthread.h>
-#include <stdio.h>
+#include "CLoader.h"
 
 #if defined(__APPLE__)
 #define GB_LIBARCHIVE "libarchive.13.dylib"
@@ -43,43 +41,22 @@
   X(archive_entry_set_perm)                                                                      \
   X(archive_entry_set_size)
 
-// Written once under `once`, only read afterwards (pthread_once orders the writes first).
+// Written once by the first `gb_archive_load`, only read afterwards (the loader orders it).
 #define GB_FIELD(name) __typeof__(name) *fn_##name;
 static struct {
   GB_ARCHIVE_FUNCTIONS(GB_FIELD)
 } table;
 #undef GB_FIELD
 
-static pthread_once_t once = PTHREAD_ONCE_INIT;
-static const char *failure = NULL;
-static char message[512];
-
-static void load(void) {
-  void *library = dlopen(GB_LIBARCHIVE, RTLD_NOW | RTLD_LOCAL);
-  if (library == NULL) {
-    const char *reason = dlerror();
-    snprintf(message, sizeof message,
-             "cannot load " GB_LIBARCHIVE " (%s); install libarchive13 (apt-get install "
-             "libarchive13)",
-             reason ? reason : "not found");
-    failure = message;
-    return;
-  }
-#define GB_RESOLVE(name)                                                                       \
-  table.fn_##name = (__typeof__(name) *)dlsym(library, #name);                                 \
-  if (table.fn_##name == NULL) {                                                               \
-    snprintf(message, sizeof message, GB_LIBARCHIVE " has no " #name "; install libarchive13"); \
-    failure = message;                                                                         \
-    return;                                                                                    \
-  }
+static void resolve(struct gb_library *library) {
+#define GB_RESOLVE(name) table.fn_##name = (__typeof__(name) *)gb_library_symbol(library, #name);
   GB_ARCHIVE_FUNCTIONS(GB_RESOLVE)
 #undef GB_RESOLVE
 }
 
-const char *gb_archive_load(void) {
-  pthread_once(&once, load);
-  return failure;
-}
+static struct gb_library loader = GB_LIBRARY(GB_LIBARCHIVE, "libarchive13", NULL, resolve);
+
+const char *gb_archive_load(void) { return gb_library_load(&loader); }
 
 struct archive *gb_archive_read_new(void) { return table.fn_archive_read_new(); }
 int gb_archive_read_free(struct archive *archive) { return table.fn_archive_read_free(archive); }

@@ -4,10 +4,7 @@
 #define CURL_DISABLE_TYPECHECK
 #include "CCurl.h"
 
-#include <dlfcn.h>
-#include <pthread.h>
-#include <stdio.h>
-#include <string.h>
+#include "CLoader.h"
 
 #if defined(__APPLE__)
 #define GB_LIBCURL "libcurl.4.dylib"
@@ -35,54 +32,26 @@
   X(curl_slist_append, struct curl_slist *, (struct curl_slist *, const char *))                 \
   X(curl_slist_free_all, void, (struct curl_slist *))
 
-// The table, written once under `once` and only read afterwards: pthread_once orders the
-// writes before any caller that saw `gb_curl_load` return NULL.
+// The table, written once by the first `gb_curl_load` and only read afterwards (the shared
+// loader orders the writes before any caller that saw it return NULL).
 #define GB_FIELD(name, result, parameters) result(*name) parameters;
 static struct {
   GB_CURL_FUNCTIONS(GB_FIELD)
 } table;
 #undef GB_FIELD
 
-static pthread_once_t once = PTHREAD_ONCE_INIT;
-static const char *failure = NULL;
-static char message[512];
-static int loaded = 0;
-
-static void load(void) {
-  // RTLD_LOCAL: libcurl's symbols stay out of the global scope (nothing else needs them).
-  void *library = dlopen(GB_LIBCURL, RTLD_NOW | RTLD_LOCAL);
-  if (library == NULL) {
-    const char *reason = dlerror();
-    if (reason == NULL) reason = "not found";
-    // glibc starts its text with the file's name, which the line already gives.
-    size_t prefix = strlen(GB_LIBCURL ": ");
-    if (strncmp(reason, GB_LIBCURL ": ", prefix) == 0) reason += prefix;
-    snprintf(message, sizeof message,
-             "cannot load " GB_LIBCURL " (%s); install libcurl4 (apt-get install libcurl4)",
-             reason);
-    failure = message;
-    return;
-  }
+static void resolve(struct gb_library *library) {
 #define GB_RESOLVE(name, result, parameters)                                                   \
-  table.name = (result(*) parameters)dlsym(library, #name);                                    \
-  if (table.name == NULL) {                                                                    \
-    snprintf(message, sizeof message,                                                          \
-             GB_LIBCURL " has no " #name " (libcurl 7.85 or later is needed); install a newer " \
-                        "libcurl4");                                                           \
-    failure = message;                                                                         \
-    return;                                                                                    \
-  }
+  table.name = (result(*) parameters)gb_library_symbol(library, #name);
   GB_CURL_FUNCTIONS(GB_RESOLVE)
 #undef GB_RESOLVE
-  loaded = 1;
 }
 
-const char *gb_curl_load(void) {
-  pthread_once(&once, load);
-  return failure;
-}
+static struct gb_library loader = GB_LIBRARY(GB_LIBCURL, "libcurl4", "libcurl 7.85", resolve);
 
-int gb_curl_is_loaded(void) { return __atomic_load_n(&loaded, __ATOMIC_ACQUIRE); }
+const char *gb_curl_load(void) { return gb_library_load(&loader); }
+
+int gb_curl_is_loaded(void) { return gb_library_is_loaded(&loader); }
 
 CURLcode gb_curl_global_init(long flags) { return table.curl_global_init(flags); }
 CURL *gb_curl_easy_init(void) { return table.curl_easy_init(); }

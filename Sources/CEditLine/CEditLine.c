@@ -1,9 +1,7 @@
 // libedit opened on the first prompt read on a terminal (see include/CEditLine.h for why).
 #include "CEditLine.h"
 
-#include <dlfcn.h>
-#include <pthread.h>
-#include <stdio.h>
+#include "CLoader.h"
 
 #if defined(__APPLE__)
 #define GB_LIBEDIT "libedit.3.dylib"
@@ -22,42 +20,23 @@
   X(history_init, History *, (void))                                                             \
   X(history, int, (History *, HistEvent *, int, ...))
 
-// Written once under `once`, only read afterwards (pthread_once orders the writes first).
+// Written once by the first `gb_editline_load`, only read afterwards (the loader orders it).
 #define GB_FIELD(name, result, parameters) result(*fn_##name) parameters;
 static struct {
   GB_EDITLINE_FUNCTIONS(GB_FIELD)
 } table;
 #undef GB_FIELD
 
-static pthread_once_t once = PTHREAD_ONCE_INIT;
-static const char *failure = NULL;
-static char message[512];
-
-static void load(void) {
-  void *library = dlopen(GB_LIBEDIT, RTLD_NOW | RTLD_LOCAL);
-  if (library == NULL) {
-    const char *reason = dlerror();
-    snprintf(message, sizeof message,
-             "cannot load " GB_LIBEDIT " (%s); install libedit2 (apt-get install libedit2)",
-             reason ? reason : "not found");
-    failure = message;
-    return;
-  }
+static void resolve(struct gb_library *library) {
 #define GB_RESOLVE(name, result, parameters)                                                   \
-  table.fn_##name = (result(*) parameters)dlsym(library, #name);                               \
-  if (table.fn_##name == NULL) {                                                               \
-    snprintf(message, sizeof message, GB_LIBEDIT " has no " #name "; install libedit2");      \
-    failure = message;                                                                         \
-    return;                                                                                    \
-  }
+  table.fn_##name = (result(*) parameters)gb_library_symbol(library, #name);
   GB_EDITLINE_FUNCTIONS(GB_RESOLVE)
 #undef GB_RESOLVE
 }
 
-const char *gb_editline_load(void) {
-  pthread_once(&once, load);
-  return failure;
-}
+static struct gb_library loader = GB_LIBRARY(GB_LIBEDIT, "libedit2", NULL, resolve);
+
+const char *gb_editline_load(void) { return gb_library_load(&loader); }
 
 EditLine *gb_el_init(const char *program, FILE *input, FILE *output, FILE *errors) {
   return table.fn_el_init(program, input, output, errors);

@@ -11,9 +11,7 @@
 
 #include "CLibXML2.h"
 
-#include <dlfcn.h>
-#include <pthread.h>
-#include <stdio.h>
+#include "CLoader.h"
 
 // The library of the headers the package is built with: 2.14 changed the soname.
 #if defined(__APPLE__)
@@ -30,7 +28,7 @@
   X(xmlDocGetRootElement)                                                                        \
   X(xmlGetNsProp)
 
-// Written once under `once`, only read afterwards (pthread_once orders the writes first).
+// Written once by the first `gb_xml_load`, only read afterwards (the loader orders it).
 #define GB_FIELD(name) __typeof__(name) *fn_##name;
 static struct {
   GB_XML_FUNCTIONS(GB_FIELD)
@@ -40,41 +38,19 @@ static struct {
 } table;
 #undef GB_FIELD
 
-static pthread_once_t once = PTHREAD_ONCE_INIT;
-static const char *failure = NULL;
-static char message[512];
-
-static void load(void) {
-  void *library = dlopen(GB_LIBXML2, RTLD_NOW | RTLD_LOCAL);
-  if (library == NULL) {
-    const char *reason = dlerror();
-    snprintf(message, sizeof message,
-             "cannot load " GB_LIBXML2 " (%s); install libxml2 (apt-get install libxml2)",
-             reason ? reason : "not found");
-    failure = message;
-    return;
-  }
-#define GB_RESOLVE(name)                                                                       \
-  table.fn_##name = (__typeof__(name) *)dlsym(library, #name);                                 \
-  if (table.fn_##name == NULL) {                                                               \
-    snprintf(message, sizeof message, GB_LIBXML2 " has no " #name "; install libxml2");        \
-    failure = message;                                                                         \
-    return;                                                                                    \
-  }
+static void resolve(struct gb_library *library) {
+#define GB_RESOLVE(name) table.fn_##name = (__typeof__(name) *)gb_library_symbol(library, #name);
   GB_XML_FUNCTIONS(GB_RESOLVE)
 #undef GB_RESOLVE
-  table.fn_threadFree = (xmlFreeFunc * (*)(void)) dlsym(library, "__xmlFree");
-  table.fn_free = (xmlFreeFunc *)dlsym(library, "xmlFree");
-  if (table.fn_threadFree == NULL && table.fn_free == NULL) {
-    snprintf(message, sizeof message, GB_LIBXML2 " has no xmlFree; install libxml2");
-    failure = message;
-  }
+  // Either will do; only when neither is there is `xmlFree` named as missing.
+  table.fn_threadFree = (xmlFreeFunc * (*)(void)) gb_library_optional_symbol(library, "__xmlFree");
+  if (table.fn_threadFree == NULL)
+    table.fn_free = (xmlFreeFunc *)gb_library_symbol(library, "xmlFree");
 }
 
-const char *gb_xml_load(void) {
-  pthread_once(&once, load);
-  return failure;
-}
+static struct gb_library loader = GB_LIBRARY(GB_LIBXML2, "libxml2", NULL, resolve);
+
+const char *gb_xml_load(void) { return gb_library_load(&loader); }
 
 struct _xmlDoc *gb_xml_read(const char *bytes, int size) {
   return table.fn_xmlReadMemory(

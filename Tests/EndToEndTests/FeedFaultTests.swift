@@ -48,14 +48,17 @@ struct FeedFaultTests {
     return Servers(api: api, apiURL: apiURL, feed: feed, feedURL: feedURL)
   }
 
-  /// Runs `sync --feed` and checks the fault's one line, the kept catalogue and the walk.
+  /// Runs `sync --feed` (with `environment` added to the binary's) and checks the fault's one
+  /// line, the kept catalogue and the walk; the sync's run, for checks of the line's text.
+  @discardableResult
   func expectRefused(
     _ name: String, status: Int32 = 69, feedURL: String? = nil, timeout: String = "20",
-    _ prepare: (Servers, URL) throws -> Void
-  ) async throws {
+    environment: [String: String] = [:], _ prepare: (Servers, URL) throws -> Void
+  ) async throws -> Gutenberg.Run {
     let servers = try await Self.servers()
-    let app = try Gutenberg()
+    var app = try Gutenberg()
     defer { app.cleanUp() }
+    app.extraEnvironment.merge(environment) { _, new in new }
     try prepare(servers, app.root)
     let sync = try await app.run(
       [
@@ -77,10 +80,32 @@ struct FeedFaultTests {
     #expect(
       !left.contains { $0.hasPrefix(".") || $0.hasSuffix(".gdxindex") },
       "\(name): files left: \(left.sorted())")
+    return sync
   }
 
   @Test func aRefusedFeed() async throws {
     try await expectRefused("refused", feedURL: "http://127.0.0.1:9/rdf-files.tar.bz2") { _, _ in }
+  }
+
+  /// A libarchive that cannot be loaded (a file of its name that is not a library, first on
+  /// `LD_LIBRARY_PATH`): the shared loader's one line, naming the file and the apt package that
+  /// installs it, and exit 69 (unavailable): nothing is wrong with the feed itself.
+  @Test func aLibarchiveThatCannotBeLoaded() async throws {
+    let folder = FileManager.default.temporaryDirectory
+      .appendingPathComponent("no-libarchive-\(UUID().uuidString)", isDirectory: true)
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    try Data("not a shared library\n".utf8).write(
+      to: folder.appendingPathComponent("libarchive.so.13"))
+    let sync = try await expectRefused(
+      "no libarchive", status: 69, environment: ["LD_LIBRARY_PATH": folder.path]
+    ) { servers, root in
+      servers.feed.serve(
+        ServedFile(content: .file(try Self.feedFile(in: root))), at: "/rdf-files.tar.bz2")
+    }
+    #expect(sync.err.contains("cannot load libarchive.so.13 ("), "\(sync)")
+    #expect(sync.err.contains("install libarchive13 (apt-get install libarchive13)"), "\(sync)")
+    #expect(!sync.err.contains("not a readable"), "\(sync)")
   }
 
   @Test func aMissingFeed() async throws {

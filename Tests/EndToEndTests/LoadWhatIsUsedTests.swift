@@ -55,6 +55,21 @@ struct LoadWhatIsUsedTests {
     return folder.path
   }
 
+  /// The file the dynamic loader opens for `soname`: opened here, then found in this
+  /// process's memory map.
+  static func libraryFile(_ soname: String) throws -> String {
+    let library = try #require(dlopen(soname, RTLD_NOW | RTLD_LOCAL), "no \(soname) here")
+    defer { dlclose(library) }
+    // Read to the end: `String(contentsOfFile:)` stops after the first page of a /proc file.
+    let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: "/proc/self/maps"))
+    defer { try? handle.close() }
+    let maps = String(decoding: try handle.readToEnd() ?? Data(), as: UTF8.self)
+    let file = maps.split(separator: "\n").lazy.compactMap { line in
+      line.firstIndex(of: "/").map { String(line[$0...]) }
+    }.first { ($0 as NSString).lastPathComponent.hasPrefix(soname) }
+    return try #require(file, "\(soname) is not in /proc/self/maps")
+  }
+
   @Test func anOfflineListOpensNoLibraryItDoesNotUse() async throws {
     let app = try Gutenberg()
     defer { app.cleanUp() }
@@ -148,5 +163,29 @@ struct LoadWhatIsUsedTests {
     #expect(download.errLines.count == 1, "\(download)")
     #expect(download.err.hasPrefix("error: "), "\(download)")
     #expect(download.err.contains("cannot load libcurl.so.4"), "\(download)")
+  }
+
+  /// A `libcurl.so.4` that is a library but not libcurl (zlib under its name): dlopen takes
+  /// it, so the shared loader's other line is the one: the first function missing, the
+  /// release that has them all, and the package to update.
+  @Test func aLibcurlWithoutItsFunctionsNamesTheReleaseNeeded() async throws {
+    var app = try Gutenberg()
+    defer { app.cleanUp() }
+    let folder = app.root.appendingPathComponent("wrong-lib", isDirectory: true)
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    try FileManager.default.copyItem(
+      atPath: try Self.libraryFile("libz.so.1"),
+      toPath: folder.appendingPathComponent("libcurl.so.4").path)
+    app.extraEnvironment["LD_LIBRARY_PATH"] = folder.path
+
+    let download = try await app.run(["get", "84", "-o", app.root.path])
+
+    #expect(download.status == 69, "\(download)")
+    #expect(download.exit.signal == nil, "\(download)")
+    #expect(download.errLines.count == 1, "\(download)")
+    #expect(
+      download.err.contains(
+        "libcurl.so.4 has no curl_global_init (libcurl 7.85 or later is needed); "
+          + "install a newer libcurl4"), "\(download)")
   }
 }

@@ -14,6 +14,8 @@ final class FeedArchive {
     var reason: String
     /// The source's own failure (the network), when that is what stopped the archive.
     var source: (any Error)?
+    /// True when libarchive or libxml2 could not be loaded: the archive was never read.
+    var libraryMissing = false
   }
 
   private let next: () throws -> Data?
@@ -37,7 +39,7 @@ final class FeedArchive {
   ) throws {
     // libarchive and libxml2 are opened here, by the one command that reads the feed.
     if let reason = gb_archive_load() ?? FeedRecordReader.loadFailure {
-      throw Failure(reason: String(cString: reason))
+      throw Failure(reason: String(cString: reason), libraryMissing: true)
     }
     guard let archive = gb_archive_read_new() else {
       throw Failure(reason: "libarchive could not start (out of memory)")

@@ -93,6 +93,8 @@ extension CatalogueSync {
         if case .cancelled = source { return failed(source.description, .cancelled) }
         return failed(source.description)
       }
+      // A library this machine lacks says nothing of the feed: the loader's line, as it is.
+      if failure.libraryMissing { return failed(failure.reason) }
       return failed(
         "not a readable .tar.bz2 (\(failure.reason)): \(target.absoluteString)", .badData)
     } catch let error as GutendexError {
