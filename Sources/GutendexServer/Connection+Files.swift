@@ -84,13 +84,13 @@ extension Connection {
     try await socket.write(response.encoded)
     if isHead { return keepAlive ? .keepAlive : .close }
     if plan.stallAfterHeaders {
-      await waitForPeerToClose()
+      await stall()
       return .close
     }
     let sent = faulty ? count / 2 : count
     try await stream(file, from: range.first, count: sent)
     if plan.stallMidBody {
-      await waitForPeerToClose()
+      await stall()
       return .close
     }
     if plan.resetMidBody { return .abort }

@@ -14,6 +14,9 @@ extension Connection {
   /// Answers one request, applying the fault plan current when it arrived.
   func respond(to head: RequestHead) async throws -> Ending {
     let (plan, scripted) = server.begin(head.target)
+    if plan.holdUntilReleased {
+      await server.waitUntilReleased()
+    }
     if plan.latency > .zero {
       try await Task.sleep(for: plan.latency)
     }
@@ -59,7 +62,7 @@ extension Connection {
       keepAlive: keepAlive)
     try await socket.write(responseHead.encoded)
     if plan.stallAfterHeaders {
-      await waitForPeerToClose()
+      await stall()
       return .close
     }
     try await writeBody(response.body.prefix(response.body.count / 2))

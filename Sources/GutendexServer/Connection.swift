@@ -140,6 +140,15 @@ struct Connection {
     }
   }
 
+  /// Sends nothing more until the client closes, the server stops, or a test ends the stall
+  /// (``LoopbackServer/endStalls()``).
+  func stall() async {
+    let descriptor = socket.socket.file.rawValue
+    server.setStalled(descriptor, true)
+    await waitForPeerToClose()
+    server.setStalled(descriptor, false)
+  }
+
   private func close(_ ending: Ending) async {
     switch ending {
     case .keepAlive, .close:

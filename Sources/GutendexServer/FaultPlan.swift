@@ -2,11 +2,12 @@ import Foundation
 
 /// The ways the server misbehaves on purpose; set per test, or by flags on `gutendex-server`.
 ///
-/// Faults combine in a fixed order for each request: ``latency`` first, then a scripted
-/// response if ``statusScript`` has one left (no other fault applies to it), then
-/// ``redirectToForeignHost``, then ``oversizedBody``; otherwise the handler answers, its body is
-/// rewritten by ``hostileText``, ``invalidJSON`` and ``wrongContentType``, and it is delivered
-/// with ``stallAfterHeaders``, ``resetMidBody`` or ``truncateBody`` (first one set wins).
+/// Faults combine in a fixed order for each request: ``holdUntilReleased`` and ``latency``
+/// first, then a scripted response if ``statusScript`` has one left (no other fault applies to
+/// it), then ``redirectToForeignHost``, then ``oversizedBody``; otherwise the handler answers,
+/// its body is rewritten by ``hostileText``, ``invalidJSON`` and ``wrongContentType``, and it is
+/// delivered with ``stallAfterHeaders``, ``resetMidBody`` or ``truncateBody`` (first one set
+/// wins).
 /// In files mode (see ``LoopbackServer/serve(_:at:)``) a served path or redirect answers instead
 /// of the handler, and ``stallAfterHeaders``, ``stallMidBody``, ``resetMidBody`` and
 /// ``truncateBody`` apply to the bytes of the file (half of the range asked for).
@@ -16,6 +17,10 @@ public struct FaultPlan: Sendable, Hashable {
 
   /// Added before each response.
   public var latency: Duration
+  /// Each request waits before being answered until the test calls
+  /// ``LoopbackServer/releaseHeld()``: a response held for as long as the test needs, where a
+  /// ``latency`` would be a guess that a loaded machine can outlast.
+  public var holdUntilReleased: Bool
   /// Responses sent instead of the handler's, one per request, consumed front first.
   public var statusScript: [ScriptedResponse]
   /// Send the full `Content-Length` but only half the body, then close.
@@ -26,9 +31,11 @@ public struct FaultPlan: Sendable, Hashable {
   public var wrongContentType: Bool
   /// Send the headers and half the body, then reset the connection (SO_LINGER 0).
   public var resetMidBody: Bool
-  /// Send the headers, then nothing until the client gives up or the server stops.
+  /// Send the headers, then nothing until the client gives up, the server stops or a test
+  /// ends the stall (``LoopbackServer/endStalls()``).
   public var stallAfterHeaders: Bool
-  /// Files mode: send the headers and half the body, then nothing until the client gives up.
+  /// Files mode: send the headers and half the body, then nothing until the client gives up,
+  /// the server stops or a test ends the stall (``LoopbackServer/endStalls()``).
   public var stallMidBody: Bool
   /// Stream a body of this size instead of the handler's, never holding it in memory.
   public var oversizedBody: OversizedBody?
@@ -43,13 +50,15 @@ public struct FaultPlan: Sendable, Hashable {
 
   /// A plan with the given faults; by default none.
   public init(
-    latency: Duration = .zero, statusScript: [ScriptedResponse] = [], truncateBody: Bool = false,
+    latency: Duration = .zero, holdUntilReleased: Bool = false,
+    statusScript: [ScriptedResponse] = [], truncateBody: Bool = false,
     invalidJSON: Bool = false, wrongContentType: Bool = false, resetMidBody: Bool = false,
     stallAfterHeaders: Bool = false, stallMidBody: Bool = false,
     oversizedBody: OversizedBody? = nil,
     redirectToForeignHost: Bool = false, hostileText: Bool = false, remainingRequests: Int? = nil
   ) {
     self.latency = latency
+    self.holdUntilReleased = holdUntilReleased
     self.statusScript = statusScript
     self.truncateBody = truncateBody
     self.invalidJSON = invalidJSON

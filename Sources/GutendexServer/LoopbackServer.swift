@@ -42,6 +42,11 @@ public final class LoopbackServer: Sendable {
     var openSockets: Set<Int32> = []
     /// Set by ``stop()``: a connection accepted from now on is closed at once.
     var stopping = false
+    /// The descriptors of the connections whose response is stalled now (a stall fault),
+    /// which ``endStalls()`` shuts down.
+    var stalledSockets: Set<Int32> = []
+    /// Requests waiting for ``releaseHeld()`` (``FaultPlan/holdUntilReleased``).
+    var held: [CheckedContinuation<Void, Never>] = []
   }
 
   struct Redirect: Sendable {
@@ -128,6 +133,8 @@ public final class LoopbackServer: Sendable {
       state.stopping = true
       for socket in state.openSockets { _ = shutdown(socket, Int32(SHUT_RDWR)) }
     }
+    // A held request would keep its connection, and so this wait, open for ever.
+    releaseHeld()
     await running.task.value
     try? running.listener.close()
     // Not awaited, for the same reason: it ends once the pool gets to its cancellation.

@@ -72,7 +72,7 @@ struct DownloadSafetyTests {
   }
 
   /// Waits until `predicate` holds (checked every 20 ms) or `Awaiting.standard` passes;
-  /// returns whether it held.
+  /// returns whether it held. For waits that must not throw: a process or lock to let go of.
   static func eventually(_ predicate: () -> Bool) async -> Bool {
     let deadline = ContinuousClock.now + Awaiting.standard
     while !predicate() {
@@ -89,34 +89,46 @@ struct DownloadSafetyTests {
   // MARK: - Symptom 1: two gets of one book
 
   /// The first `get` is held by the server mid-body; the second waits for its lock, says for
-  /// whom, and never touches the part; when the first gives up (a stall), the second resumes
-  /// the part and the file is exactly the served bytes.
+  /// whom, and never touches the part; when the first gives up (its mirror goes away), the
+  /// second resumes the part and the file is exactly the served bytes.
   @Test func aSecondGetOfTheSameBookWaitsForTheFirst() async throws {
     try await Self.with { bench in
       let size = 1_000_000
       try BookFiles.serve84(on: bench.server, epubSize: size)
-      // The stall is the first get's alone (its redirect and its file request): the second's
-      // request, whenever it comes, is answered whole. With the plan switched off by the test
-      // instead, a first that gave up before the switch let the second resume into the stall
-      // too ("127.0.0.1 sent nothing for 30 s; 750000 bytes received so far", on a busy
-      // machine).
+      // The stall is the first get's alone (its redirect and its file request), and it lasts
+      // until the test ends it: the first's own timeout (the longest there is) never comes
+      // into it. With a 60 s timeout instead, a loaded machine took longer than that to start
+      // the second and see it wait; by then the first had given up and the second had resumed
+      // (two file requests where the test expected one).
       bench.server.faults = FaultPlan(stallMidBody: true, remainingRequests: 2)
-      // The first gives up 60 s into the stall. Until then the test must have seen its part
-      // and lock, and started the second and seen it wait: process starts that take seconds
-      // each on a loaded machine (the suites run in parallel), so generous.
-      let first = try bench.start(["--timeout", "60"])
-      #expect(await Self.eventually { bench.size(bench.part) == size / 2 })
+      let first = try bench.start(["--timeout", "600"])
+      try await Awaiting.condition("the first get's part to hold half the file") {
+        bench.size(bench.part) == size / 2
+      }
       #expect(
         (try? String(contentsOf: bench.lock, encoding: .utf8)) == "\(first.pid)\n",
         "the holder's PID is in the lock file")
 
       let second = try bench.start()
       let note = "note: waiting for process \(first.pid), which is downloading \(Self.name)"
-      #expect(await Self.eventually { Self.errorText(second).contains(note) })
+      try await Awaiting.condition("the second get to say it waits for the first") {
+        Self.errorText(second).contains(note)
+      }
       #expect(bench.server.fileRangeHeaders.count == 1, "the waiter sent nothing")
 
+      // The first gives up now: its connection ends mid-body, and its retry is sent to a host
+      // it will not follow (69 at once, the part kept). That is the plan's one request: the
+      // second's, which can only come once the first has let go of the lock, is served whole.
+      try await Awaiting.condition("the server to hold the first get's response") {
+        bench.server.stallCount == 1
+      }
+      bench.server.faults = FaultPlan(redirectToForeignHost: true, remainingRequests: 1)
+      #expect(bench.server.endStalls() == 1)
       let firstExit = await first.wait(timeout: .seconds(60))
       #expect(firstExit.code == 69, "\(Self.errorText(first))")
+      #expect(
+        Self.errorText(first).contains("refused redirect"),
+        "the first ended as the test made it, not by its timeout: \(Self.errorText(first))")
       let secondExit = await second.wait(timeout: .seconds(60))
       let secondErr = Self.errorText(second)
       #expect(secondExit.code == 0, "\(secondErr)")
@@ -146,11 +158,15 @@ struct DownloadSafetyTests {
       // The first holds its lock until the test kills it: with the default 30 s it could give
       // up first on a loaded machine, and the second would resume instead of waiting.
       let first = try bench.start(["--timeout", "600"])
-      #expect(await Self.eventually { bench.size(bench.part) == 300_000 })
+      try await Awaiting.condition("the first get's part to hold the 300000 bytes sent") {
+        bench.size(bench.part) == 300_000
+      }
       let info = try Data(contentsOf: bench.info)
 
       let second = try bench.start()
-      #expect(await Self.eventually { Self.errorText(second).contains("note: waiting for") })
+      try await Awaiting.condition("the second get to say it waits for the first") {
+        Self.errorText(second).contains("note: waiting for")
+      }
       second.kill(SIGINT)
       let exit = await second.wait(timeout: .seconds(60))
       #expect(exit.code == 130, "\(Self.errorText(second))")
@@ -333,20 +349,28 @@ struct DownloadSafetyTests {
   // MARK: - Symptom 7: a kill between publishing and recording
 
   /// The library is locked by another process once the `get` holds its download lock (the
-  /// server answers after a second, so the lock is taken while the request waits), so the
-  /// `get` publishes the file and then waits to record it; it is killed there. The next `get` adopts the file (its size matches the
+  /// server holds its request until then), so the `get` publishes the file and then waits to
+  /// record it; it is killed there. The next `get` adopts the file (its size matches the
   /// mark the first left), records it and prints its path, without fetching anything.
   @Test func aFilePublishedButNotRecordedIsAdoptedByTheNextGet() async throws {
     try await Self.with { bench in
       let size = 250_000
       try BookFiles.serve84(on: bench.server, epubSize: size)
       #expect(try await bench.libraryLines().isEmpty, "the database exists")
-      bench.server.faults = FaultPlan(latency: .seconds(1))
+      // Held until the library is locked, not answered after a second: a loaded machine took
+      // longer than that to lock it, and the `get` had recorded the file by then.
+      bench.server.faults = FaultPlan(holdUntilReleased: true)
       let child = try bench.start()
-      #expect(await Self.eventually { FileManager.default.fileExists(atPath: bench.lock.path) })
+      try await Awaiting.condition("the get's first request to reach the server") {
+        bench.server.heldCount == 1
+      }
+      #expect(FileManager.default.fileExists(atPath: bench.lock.path), "it holds its lock")
       let lock = try DatabaseLock(
         path: bench.app.dataDirectory.appendingPathComponent("favorites.sqlite").path)
-      #expect(await Self.eventually { bench.size(bench.target) == size })
+      bench.server.faults = .none
+      #expect(bench.server.releaseHeld() == 1)
+      // Not a throwing wait: the lock must be let go of whatever happens.
+      #expect(await Self.eventually { bench.size(bench.target) == size }, "the file is published")
       child.kill(SIGKILL)
       _ = await child.wait(timeout: .seconds(60))
       lock.unlock()

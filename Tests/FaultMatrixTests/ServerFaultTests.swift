@@ -16,7 +16,9 @@ struct ServerFaultTests {
 
   @Test func latencyBeyondTheTimeoutFallsBackAndThePromptStaysUsable() async throws {
     try await Scenario.with { row in
-      row.inject(FaultPlan(latency: .seconds(2)))
+      // Held until the test is done, not answered after a while: a late answer could beat
+      // the timeout of a program that a loaded machine has starved meanwhile.
+      row.inject(FaultPlan(holdUntilReleased: true))
 
       let list = try await row.run(["list", "--timeout", "0.3"])
       let browse = try await row.run(["--timeout", "0.3"], input: "F\nq\n")
@@ -32,6 +34,7 @@ struct ServerFaultTests {
       #expect(browse.out.contains(Self.embeddedBanner), "\(browse)")
       #expect(browse.out.contains("Favourites · 2 books"), "\(browse)")
       row.inject(.none)
+      row.server.server.releaseHeld()
       try await row.expectStoresIntact()
     }
   }
@@ -41,8 +44,9 @@ struct ServerFaultTests {
   @Test func latencyWithACachedPageShowsTheCachedPageOnRefresh() async throws {
     try await Scenario.with(cacheFirstPage: true) { row in
       // A 1.5 s timeout, not less: on a loaded machine a shorter one can fire before the
-      // request is even sent, and the server would never count it.
-      row.inject(FaultPlan(latency: .seconds(5)))
+      // request is even sent, and the server would never count it. The requests are held
+      // until the test is done: no answer can beat the timeout, however starved the program.
+      row.inject(FaultPlan(holdUntilReleased: true))
       let child = try row.app.start(["--server", row.url, "--timeout", "1.5"])
       #expect(await child.waitForOutput { $0.contains(Self.cachedBanner) }, "\(child.stdoutText)")
       await child.send("r")
@@ -64,6 +68,7 @@ struct ServerFaultTests {
       }
       #expect(row.requests.filter { $0 == "/books/" }.count == 2, "\(row.requests)")
       row.inject(.none)
+      row.server.server.releaseHeld()
       try await row.expectStoresIntact()
     }
   }
