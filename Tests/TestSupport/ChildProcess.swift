@@ -305,7 +305,7 @@ public final class ChildProcess: Sendable {
   public func waitForOutput(
     timeout: Duration = Awaiting.standard, _ predicate: (String) -> Bool
   ) async -> Bool {
-    let deadline = StarvedDeadline(timeout)
+    let deadline = StarvedDeadline(timeout, process: pid)
     while true {
       if predicate(stdoutText) { return true }
       let ended = state.withLock { $0.exit != nil && $0.stdoutClosed }
@@ -335,7 +335,7 @@ public final class ChildProcess: Sendable {
   /// Waits for the child to end and its output to be read; kills it at `timeout` (time the
   /// machine was starved of CPU not counted: ``StarvedDeadline``).
   public func wait(timeout: Duration = .seconds(60)) async -> Exit {
-    let deadline = StarvedDeadline(timeout)
+    let deadline = StarvedDeadline(timeout, process: pid)
     var killed = false
     while true {
       // VmHWM only grows, so the last value read before the exit is the peak (short of the
