@@ -15,6 +15,7 @@ public struct DoctorFinding: Sendable, Hashable {
 
   /// The file, relative to the data directory when it is inside it.
   public var name: String
+  /// How the file stands.
   public var state: State
   /// What was found or done, after the name.
   public var detail: String

@@ -97,7 +97,9 @@ enum StoreSalvage {
 
   /// What a seek to the first rowid after `rowid` gives.
   private enum Probe {
-    case row(Int64), end, fails
+    case row(Int64)
+    case end
+    case fails
   }
 
   private static func probe(_ table: String, after rowid: Int64, _ source: Database) -> Probe {
