@@ -143,7 +143,8 @@ struct DoctorTests {
     let repair = try await app.run(["doctor", "--repair"])
     #expect(repair.status == 0, "\(repair)")
     let line = try #require(repair.outLines.first, "\(repair)")
-    let counts = try #require(line.firstMatch(of: #/^favorites\.sqlite: recovered (\d+)/#), "\(line)")
+    let counts = try #require(
+      line.firstMatch(of: #/^favorites\.sqlite: recovered (\d+)/#), "\(line)")
     let recovered = try #require(Int(counts.1))
     #expect(recovered > 0 && recovered < held.count, "\(line)")
     #expect(try Data(contentsOf: try Self.keptFile(line, in: app.dataDirectory)) == cut)
@@ -179,26 +180,78 @@ struct DoctorTests {
     #expect(list.status == 0 && list.outLines.count == 1, "\(list)")
   }
 
-  /// Two repairs at the same moment: one replaces the file, the other waits for its lock, then
-  /// finds the new file sound; one copy of the damaged file is kept, and no temporary is left.
-  @Test func twoRepairsAtOnceKeepOneCopy() async throws {
-    let app = try Gutenberg()
+  /// Damages one table leaf in the middle of the favourites file (as
+  /// ``aDamagedPageIsReportedThenRepairedKeepingTheOtherPages()`` does); returns the bytes it
+  /// held before.
+  static func damageAMiddleLeaf(_ file: URL) throws -> Data {
+    let sound = try Data(contentsOf: file)
+    var bytes = [UInt8](sound)
+    let pageSize = Int(bytes[16]) << 8 | Int(bytes[17])
+    try #require(pageSize == 4096 && bytes.count / pageSize > 40, "\(bytes.count) bytes")
+    var page = bytes.count / pageSize / 2
+    while page < bytes.count / pageSize - 1, bytes[page * pageSize] != 0x0D { page += 1 }
+    for index in page * pageSize..<(page + 1) * pageSize { bytes[index] = 0xA5 }
+    try Data(bytes).write(to: file)
+    return sound
+  }
+
+  /// Another repair holds the damaged file's `flock` and replaces the file meanwhile: this
+  /// repair waits for it (the binary says so in the lock-wait log), then finds the new file
+  /// sound and keeps no second copy.
+  @Test func aRepairWaitsForAnotherAndThenFindsTheFileSound() async throws {
+    var app = try Gutenberg()
     defer { app.cleanUp() }
     _ = try await Self.importFixtureBooks(app)
     let file = app.dataDirectory.appendingPathComponent("favorites.sqlite")
-    let whole = try Data(contentsOf: file)
-    try Data(whole.prefix(whole.count / 2 + 1000)).write(to: file)
+    let sound = try Self.damageAMiddleLeaf(file)
+    let waits = app.root.appendingPathComponent("lock-waits.log")
+    #expect(FileManager.default.createFile(atPath: waits.path, contents: nil))
+    app.extraEnvironment["GUTENBERG_TEST_LOCK_WAIT_LOG"] = waits.path
+    let descriptor = open(file.path, O_RDONLY)
+    try #require(descriptor >= 0 && flock(descriptor, LOCK_EX) == 0)
 
-    async let first = app.run(["doctor", "--repair"])
-    async let second = app.run(["doctor", "--repair"])
-    let runs = try await [first, second]
+    let child = try app.start(["doctor", "--repair"])
+    try await StoreLockTests.waitForLockWait(waits, child)
+    // The other repair's swap: a sound file renamed over the damaged one.
+    let replacement = app.root.appendingPathComponent("replacement.sqlite")
+    try sound.write(to: replacement)
+    try #require(rename(replacement.path, file.path) == 0)
+    close(descriptor)
+    let exit = await child.wait(timeout: .seconds(120))
 
-    for run in runs { #expect(run.status == 0, "\(run)") }
-    let lines = runs.compactMap(\.outLines.first)
-    #expect(lines.filter { $0.hasPrefix("favorites.sqlite: recovered ") }.count == 1, "\(lines)")
-    #expect(lines.filter { $0 == "favorites.sqlite: ok" }.count == 1, "\(lines)")
+    #expect(exit.code == 0, "\(child.stdoutText)\n\(String(decoding: child.stderr, as: UTF8.self))")
+    #expect(child.stdoutText.hasPrefix("favorites.sqlite: ok\n"), "\(child.stdoutText)")
     let names = try FileManager.default.contentsOfDirectory(atPath: app.dataDirectory.path)
-    #expect(names.filter { $0.contains(".damaged-") }.count == 1, "\(names)")
-    #expect(!names.contains { $0.hasSuffix(".recovering") }, "\(names)")
+    #expect(!names.contains { $0.contains(".damaged-") || $0.hasSuffix(".recovering") }, "\(names)")
+    #expect(try Data(contentsOf: file) == sound)
+  }
+
+  /// Another process holds the damaged file's SQLite write lock: the repair waits for it
+  /// (said in the lock-wait log) and leaves the file in place until the lock is free, so a
+  /// write that commits meanwhile is not lost with the old file; then it repairs.
+  @Test func aRepairWaitsForAWriterHoldingTheLock() async throws {
+    var app = try Gutenberg()
+    defer { app.cleanUp() }
+    _ = try await Self.importFixtureBooks(app)
+    let file = app.dataDirectory.appendingPathComponent("favorites.sqlite")
+    _ = try Self.damageAMiddleLeaf(file)
+    let damaged = try Data(contentsOf: file)
+    let waits = app.root.appendingPathComponent("lock-waits.log")
+    #expect(FileManager.default.createFile(atPath: waits.path, contents: nil))
+    app.extraEnvironment["GUTENBERG_TEST_LOCK_WAIT_LOG"] = waits.path
+    let lock = try DatabaseLock(path: file.path)
+
+    let child = try app.start(["doctor", "--repair"])
+    try await StoreLockTests.waitForLockWait(waits, child)
+    let names = try FileManager.default.contentsOfDirectory(atPath: app.dataDirectory.path)
+    #expect(!names.contains { $0.contains(".damaged-") }, "repaired under a writer: \(names)")
+    #expect(try Data(contentsOf: file) == damaged)
+    lock.unlock()
+    let exit = await child.wait(timeout: .seconds(120))
+
+    #expect(exit.code == 0, "\(child.stdoutText)\n\(String(decoding: child.stderr, as: UTF8.self))")
+    #expect(child.stdoutText.hasPrefix("favorites.sqlite: recovered "), "\(child.stdoutText)")
+    let list = try await app.run(["favorites", "list"])
+    #expect(list.status == 0 && !list.outLines.isEmpty, "\(list)")
   }
 }

@@ -32,8 +32,14 @@ extension StoreDoctor {
     }
     defer { close(descriptor) }
     // Released by close; another repair waits here until this one has swapped the file.
-    guard flock(descriptor, LOCK_EX) == 0 else {
-      throw .io(path: path, reason: "cannot lock: \(StoreDatabase.systemMessage(errno))")
+    if flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
+      guard errno == EWOULDBLOCK else {
+        throw .io(path: path, reason: "cannot lock: \(StoreDatabase.systemMessage(errno))")
+      }
+      BusyWait.logWait()
+      guard flock(descriptor, LOCK_EX) == 0 else {
+        throw .io(path: path, reason: "cannot lock: \(StoreDatabase.systemMessage(errno))")
+      }
     }
     var held = stat()
     var current = stat()
