@@ -180,6 +180,15 @@ struct DoctorTests {
     #expect(list.status == 0 && list.outLines.count == 1, "\(list)")
   }
 
+  /// Polls `file` until the binary has written a line to it (`GUTENBERG_TEST_LOCK_WAIT_LOG`:
+  /// the repair began to wait for a lock); throws an `AwaitTimeout` if none has by
+  /// `Awaiting.standard`.
+  static func waitForLockWait(_ file: URL) async throws {
+    try await Awaiting.condition(
+      "doctor --repair to wait for the lock (a line in \(file.lastPathComponent))"
+    ) { (try? Data(contentsOf: file))?.contains(UInt8(ascii: "\n")) == true }
+  }
+
   /// Damages one table leaf in the middle of the favourites file (as
   /// ``aDamagedPageIsReportedThenRepairedKeepingTheOtherPages()`` does); returns the bytes it
   /// held before.
@@ -211,7 +220,7 @@ struct DoctorTests {
     try #require(descriptor >= 0 && flock(descriptor, LOCK_EX) == 0)
 
     let child = try app.start(["doctor", "--repair"])
-    try await StoreLockTests.waitForLockWait(waits, child)
+    try await Self.waitForLockWait(waits)
     // The other repair's swap: a sound file renamed over the damaged one.
     let replacement = app.root.appendingPathComponent("replacement.sqlite")
     try sound.write(to: replacement)
@@ -242,7 +251,7 @@ struct DoctorTests {
     let lock = try DatabaseLock(path: file.path)
 
     let child = try app.start(["doctor", "--repair"])
-    try await StoreLockTests.waitForLockWait(waits, child)
+    try await Self.waitForLockWait(waits)
     let names = try FileManager.default.contentsOfDirectory(atPath: app.dataDirectory.path)
     #expect(!names.contains { $0.contains(".damaged-") }, "repaired under a writer: \(names)")
     #expect(try Data(contentsOf: file) == damaged)
