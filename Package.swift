@@ -64,6 +64,9 @@ let package = Package(
       name: "Catalog",
       dependencies: [
         "Gutendex", "GutendexEngine", .product(name: "GRDB", package: "GRDB.swift"),
+        // SQLite's C API, for the one file control GRDB does not wrap (`doctor --repair`'s
+        // write lock keeps the WAL of a file it renames: see StoreWriteLock).
+        .product(name: "GRDBSQLite", package: "GRDB.swift"),
       ]),
     // The system libedit, the line editor of the interactive prompts (apt: libedit-dev for its
     // headers), opened with dlopen by the first prompt on a terminal: not linked, so commands

@@ -24,7 +24,7 @@ struct Gutenberg: GlobalOptionsCommand {
     version: "1.0.0",
     subcommands: [
       Browse.self, List.self, Show.self, Favorites.self, Cache.self, Status.self,
-      Get.self, LibraryCommand.self, Read.self, Bookmarks.self, Sync.self, New.self,
+      Get.self, LibraryCommand.self, Read.self, Bookmarks.self, Sync.self, New.self, Doctor.self,
     ],
     defaultSubcommand: Browse.self
   )

@@ -20,8 +20,8 @@ struct StoreFaultTests {
     try garbage.write(to: file)
     let message =
       "error: \(file.path) is not a gutenberg database (file is not SQLite or is damaged); "
-      + "it was left untouched: move it aside to start afresh, or copy out what can be read "
-      + "with `sqlite3 \(file.path) .recover`"
+      + "it was left untouched: `gutenberg doctor --repair` copies what can be read into a "
+      + "new file and keeps this one beside it"
 
     let runs = [
       try await app.run(["favorites", "list"]),
@@ -69,8 +69,8 @@ struct StoreFaultTests {
     let damaged = Data(bytes)
     let message =
       "error: \(file.path) is not a gutenberg database (file is not SQLite or is damaged); "
-      + "it was left untouched: move it aside to start afresh, or copy out what can be read "
-      + "with `sqlite3 \(file.path) .recover`"
+      + "it was left untouched: `gutenberg doctor --repair` copies what can be read into a "
+      + "new file and keeps this one beside it"
     let engine = try EmbeddedCatalogue.load()
     let held = Set(lines.compactMap { Self.id(of: $0) })
     try #require(held.count == lines.count)

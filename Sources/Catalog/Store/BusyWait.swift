@@ -91,7 +91,13 @@ final class BusyWait: Sendable {
       return begun.observers
     }
     for observer in observers { observer() }
-    if let path = Self.waitLog, let log = FileHandle(forWritingAtPath: path) {
+    Self.logWait()
+  }
+
+  /// Appends a line to `GUTENBERG_TEST_LOCK_WAIT_LOG` when it is set: a wait for a lock began
+  /// in this process (SQLite's, or the `flock` of `doctor --repair`).
+  static func logWait() {
+    if let path = waitLog, let log = FileHandle(forWritingAtPath: path) {
       log.seekToEndOfFile()
       log.write(Data("lock wait \(getpid())\n".utf8))
       try? log.close()

@@ -159,7 +159,7 @@ enum StoreDatabase {
   }
 
   /// A `file:` URI opening `path` immutable: SQLite takes no lock and writes nothing.
-  private static func immutableURI(_ path: String) -> String {
+  static func immutableURI(_ path: String) -> String {
     // SQLite reads `file:` URIs (Debian's and Apple's builds enable SQLITE_USE_URI).
     var components = URLComponents()
     components.scheme = "file"
@@ -272,7 +272,7 @@ enum StoreDatabase {
     String(cString: strerror(code))
   }
 
-  private static func configuration(_ schema: Schema, busyWait: BusyWait) -> Configuration {
+  static func configuration(_ schema: Schema, busyWait: BusyWait) -> Configuration {
     var configuration = Configuration()
     configuration.label = "gutenberg.\(schema.name)"
     // Another connection or process may hold the write lock; wait for it rather than fail,
@@ -296,16 +296,7 @@ enum StoreDatabase {
     defer {
       for suffix in ["", "-wal", "-shm", "-journal"] { unlink(temporary + suffix) }
     }
-    do {
-      var configuration = configuration(schema, busyWait: busyWait)
-      configuration.journalMode = .wal
-      let queue = try DatabaseQueue(path: temporary, configuration: configuration)
-      try schema.migrator().migrate(queue)
-      // Closing checkpoints the WAL, so the single file is complete on its own.
-      try queue.close()
-    } catch {
-      throw mapError(error, path: path)
-    }
+    try build(at: temporary, schema: schema, busyWait: busyWait, reportedAs: path) { _ in }
     // link(2) never replaces: if another process got there first, its database is used.
     if link(temporary, path) == 0 { return }
     let code = errno
@@ -321,6 +312,29 @@ enum StoreDatabase {
       throw .notWritable(path: path)
     default:
       throw .io(path: path, reason: "cannot create: \(systemMessage(code))")
+    }
+  }
+
+  /// Builds and migrates a new database at `temporary`, then runs `fill` in one transaction
+  /// (nothing for a new store; the rows read back from a damaged one for `doctor --repair`).
+  /// Closing checkpoints the WAL, so the single file is complete on its own; failures name
+  /// `reportedAs`, the path the file is meant for.
+  static func build(
+    at temporary: String, schema: Schema, busyWait: BusyWait, reportedAs path: String,
+    fill: (Database) throws -> Void
+  ) throws(StoreError) {
+    do {
+      var configuration = configuration(schema, busyWait: busyWait)
+      configuration.journalMode = .wal
+      let queue = try DatabaseQueue(path: temporary, configuration: configuration)
+      try schema.migrator().migrate(queue)
+      try queue.inTransaction { db in
+        try fill(db)
+        return .commit
+      }
+      try queue.close()
+    } catch {
+      throw mapError(error, path: path)
     }
   }
 
@@ -355,11 +369,11 @@ enum StoreDatabase {
     }
   }
 
-  private static func bigEndian(_ bytes: ArraySlice<UInt8>) -> UInt32 {
+  static func bigEndian(_ bytes: ArraySlice<UInt8>) -> UInt32 {
     bytes.reduce(0) { $0 << 8 | UInt32($1) }
   }
 
-  private static func exists(_ path: String) -> Bool {
+  static func exists(_ path: String) -> Bool {
     var info = stat()
     return lstat(path, &info) == 0
   }

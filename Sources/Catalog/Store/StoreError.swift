@@ -32,8 +32,8 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     switch self {
     case .corrupt(let path):
       "\(path) is not a gutenberg database (file is not SQLite or is damaged); "
-        + "it was left untouched: move it aside to start afresh, or copy out what can be read "
-        + "with `sqlite3 \(path) .recover`"
+        + "it was left untouched: `gutenberg doctor --repair` copies what can be read into a "
+        + "new file and keeps this one beside it"
     case .notAFile(let path):
       "\(path) is a directory (or not a regular file) where the gutenberg database file "
         + "should be; nothing was changed"
