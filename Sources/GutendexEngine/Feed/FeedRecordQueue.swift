@@ -9,7 +9,7 @@ final class FeedRecordQueue: @unchecked Sendable {
   // is locked (each method takes it first), so the two threads never touch them at once.
 
   /// One entry of the archive, in archive order.
-  enum Item {
+  enum Item: Equatable {
     /// A record's id and its bytes.
     case record(Int, [UInt8])
     /// A record beyond ``FeedArchive/recordLimit``, skipped unread.
