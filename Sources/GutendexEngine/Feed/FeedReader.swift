@@ -1,5 +1,6 @@
 import Foundation
 import Gutendex
+import Synchronization
 
 /// Reads Project Gutenberg's feed as it arrives: the compressed bytes go through a bounded
 /// pipe to a thread of its own, where libarchive expands them entry by entry and each record
@@ -86,35 +87,86 @@ public enum FeedReader {
     }
   }
 
+  /// Expands the archive on this thread and parses its records on a second one, in archive
+  /// order, through a bounded ``FeedRecordQueue``.
   private static func readArchive<Records: Books>(_ pipe: FeedPipe, _ records: Records) throws
     -> Reading<Records>
   {
-    var reading = Reading(records: records)
+    let queue = FeedRecordQueue()
+    let parsed = ParsedReading<Records>()
+    let parser = Thread {
+      let outcome = Result { try parse(queue, into: Reading(records: records)) }
+      // A sink that failed (a full disk) stops the archive too; its records would go nowhere.
+      if case .failure = outcome { queue.stopConsuming() }
+      parsed.finish(outcome)
+    }
+    parser.stackSize = 1 << 20
+    parser.start()
+
     let archive = FeedArchive(next: { try pipe.read() })
-    func tooLarge(_ id: Int) {
-      reading.skipped.append(FeedRecordError(id: id, reason: "a record too large"))
+    let expanded = Result {
+      try archive.forEachRecord(oversized: { _ = queue.push(.oversized($0)) }) { id, bytes in
+        guard queue.push(.record(id, Array(bytes))) else { throw ParserStopped() }
+      }
     }
-    func record(_ id: Int, _ bytes: UnsafeRawBufferPointer) throws {
-      let book: BookRecord?
-      do throws(FeedRecordError) {
-        if let (record, issued) = try FeedRecordReader.readDated(id: id, bytes: bytes) {
-          book = record
-          if let issued { reading.issued[id] = issued }
-        } else {
-          book = nil
+    queue.close()
+    let reading = try parsed.wait().get()
+    try expanded.get()
+    return reading
+  }
+
+  /// The archive's side stopped because the parsing side had failed (its error is the one
+  /// thrown).
+  private struct ParserStopped: Error {}
+
+  /// The parsing thread's result, handed to the archive's thread once it is done.
+  private final class ParsedReading<Records: Books>: Sendable {
+    private let result = Mutex<Result<Reading<Records>, any Error>?>(nil)
+    private let done = DispatchSemaphore(value: 0)
+
+    func finish(_ outcome: Result<Reading<Records>, any Error>) {
+      result.withLock { $0 = outcome }
+      done.signal()
+    }
+
+    func wait() -> Result<Reading<Records>, any Error> {
+      done.wait()
+      return result.withLock { $0! }
+    }
+  }
+
+  /// Reads each record the queue hands over into `reading`, until the queue is closed.
+  private static func parse<Records: Books>(
+    _ queue: FeedRecordQueue, into start: Reading<Records>
+  ) throws -> Reading<Records> {
+    var reading = start
+    while let item = queue.pop() {
+      switch item {
+      case .oversized(let id):
+        reading.skipped.append(FeedRecordError(id: id, reason: "a record too large"))
+      case .record(let id, let bytes):
+        let read = bytes.withUnsafeBytes { bytes in
+          Result { () throws(FeedRecordError) in
+            try FeedRecordReader.readDated(id: id, bytes: bytes)
+          }
         }
-      } catch {
-        reading.skipped.append(error)
-        return
+        let book: BookRecord?
+        switch read {
+        case .success(let dated):
+          book = dated?.record
+          if let issued = dated?.issued { reading.issued[id] = issued }
+        case .failure(let error):
+          reading.skipped.append(error)
+          continue
+        }
+        if let book {
+          // What the sink throws (a full disk) ends the reading, unlike a broken record.
+          try reading.records.add(book)
+          reading.count += 1
+        }
+        reading.seen.insert(id)
       }
-      if let book {
-        // What the sink throws (a full disk) ends the reading, unlike a broken record.
-        try reading.records.add(book)
-        reading.count += 1
-      }
-      reading.seen.insert(id)
     }
-    try archive.forEachRecord(oversized: tooLarge, record)
     return reading
   }
 }

@@ -55,15 +55,48 @@ enum FeedRecordReader {
     guard let rootPointer = gb_xml_root(document),
       let book = RDFNode(pointer: rootPointer).children.first(where: { $0.is(.pg, "ebook") })
     else { throw FeedRecordError(id: id, reason: "no pgterms:ebook") }
-    guard let record = try read(id: id, book: book) else { return nil }
-    let issued = book.first(.dc, "issued")?.text?.trimmingCharacters(in: .whitespacesAndNewlines)
+    let fields = Fields(book)
+    guard let record = try read(id: id, fields) else { return nil }
+    let issued = fields.issued?.text?.trimmingCharacters(in: .whitespacesAndNewlines)
     return (record, issued.flatMap { Arrival.isIssuedDate($0) ? $0 : nil })
   }
 
-  private static func read(id: Int, book: RDFNode) throws(FeedRecordError) -> BookRecord? {
+  /// The elements of a book `get_book` reads, found in one walk of the record in document
+  /// order: the first of each `find` and every one of each `findall` (`.//`, nested ones
+  /// included), exactly what a search per field would find. One walk, not one per field: a
+  /// record's dozens of files made the searches most of a feed refresh's time.
+  struct Fields {
+    var title, downloads, rights, issued: RDFNode?
+    var subjects: [RDFNode] = [], bookshelves: [RDFNode] = [], languages: [RDFNode] = []
+    var types: [RDFNode] = [], files: [RDFNode] = [], summaries: [RDFNode] = []
+    var creators: [RDFNode] = [], editors: [RDFNode] = [], translators: [RDFNode] = []
+
+    init(_ book: RDFNode) {
+      book.forEachDescendant { node in
+        switch node.tag {
+        case .title: if title == nil { title = node }
+        case .downloads: if downloads == nil { downloads = node }
+        case .rights: if rights == nil { rights = node }
+        case .issued: if issued == nil { issued = node }
+        case .subject: subjects.append(node)
+        case .bookshelf: bookshelves.append(node)
+        case .language: languages.append(node)
+        case .type: types.append(node)
+        case .file: files.append(node)
+        case .summary: summaries.append(node)
+        case .creator: creators.append(node)
+        case .editor: editors.append(node)
+        case .translator: translators.append(node)
+        case .other: break
+        }
+      }
+    }
+  }
+
+  private static func read(id: Int, _ book: Fields) throws(FeedRecordError) -> BookRecord? {
     func person(_ element: RDFNode) throws(FeedRecordError) -> PersonRecord? {
       guard let name = element.first(.pg, "name") else { return nil }
-      func year(_ tag: String) throws(FeedRecordError) -> Int? {
+      func year(_ tag: StaticString) throws(FeedRecordError) -> Int? {
         guard let node = element.first(.pg, tag) else { return nil }
         guard let value = PythonInt.parse(node.text ?? "") else {
           throw FeedRecordError(id: id, reason: "\(tag) is not a number")
@@ -73,24 +106,22 @@ enum FeedRecordReader {
       return PersonRecord(
         name: name.text ?? "", birthYear: try year("birthdate"), deathYear: try year("deathdate"))
     }
-    func people(_ namespace: RDFNode.Namespace, _ tag: String) throws(FeedRecordError)
-      -> [PersonRecord]
-    {
+    func people(_ elements: [RDFNode]) throws(FeedRecordError) -> [PersonRecord] {
       var out: [PersonRecord] = []
-      for element in book.all(namespace, tag) {
+      for element in elements {
         if let found = try person(element), !out.contains(found) { out.append(found) }
       }
       return out
     }
 
-    guard let titleText = book.first(.dc, "title")?.text else { return nil }
-    guard let downloadsNode = book.first(.pg, "downloads") else { return nil }
+    guard let titleText = book.title?.text else { return nil }
+    guard let downloadsNode = book.downloads else { return nil }
     guard let downloads = PythonInt.parse(downloadsNode.text ?? "") else {
       throw FeedRecordError(id: id, reason: "pgterms:downloads is not a number")
     }
 
     var subjects: [String] = []
-    for subject in book.all(.dc, "subject") {
+    for subject in book.subjects {
       // `subject_type in ('…LCSH')` is a substring test in Gutendex (a string, not a tuple).
       guard let member = subject.first(.dcam, "memberOf"),
         let resource = member.attribute(.rdf, "resource"), lcsh.contains(resource),
@@ -98,23 +129,23 @@ enum FeedRecordReader {
       else { continue }
       subjects.append(value)
     }
-    let bookshelves = book.all(.pg, "bookshelf").compactMap { $0.first(.rdf, "value")?.text }
+    let bookshelves = book.bookshelves.compactMap { $0.first(.rdf, "value")?.text }
     var languages: [String] = []
-    for language in book.all(.dc, "language") {
+    for language in book.languages {
       language.forEachDescendant {
         if $0.is(.rdf, "value"), let code = $0.text { languages.append(code) }
       }
     }
 
     let copyright: Bool? =
-      switch book.first(.dc, "rights")?.text {
+      switch book.rights?.text {
       case let rights? where rights.hasPrefix("Public domain in the USA."): false
       case let rights? where rights.hasPrefix("Copyrighted."): true
       default: nil
       }
 
     var mediaType = "Text"
-    for type in book.all(.dc, "type") {
+    for type in book.types {
       if let value = type.first(.rdf, "value") {
         mediaType = value.text ?? ""
         break
@@ -123,7 +154,7 @@ enum FeedRecordReader {
 
     var formats: [FormatEntry] = []
     var position: [String: Int] = [:]
-    for file in book.all(.pg, "file") {
+    for file in book.files {
       guard let format = file.children.first(where: { $0.is(.dc, "format") }),
         let mime = format.first(.rdf, "value")?.text
       else { continue }
@@ -137,11 +168,11 @@ enum FeedRecordReader {
       }
     }
 
-    let summaries = book.all(.pg, "marc520").compactMap(\.text)
+    let summaries = book.summaries.compactMap(\.text)
     return BookRecord(
-      id: id, title: fixSubtitles(titleText), authors: try people(.dc, "creator"),
-      summaries: sortedSet(summaries), editors: try people(.marcrel, "edt"),
-      translators: try people(.marcrel, "trl"), subjects: sortedSet(subjects),
+      id: id, title: fixSubtitles(titleText), authors: try people(book.creators),
+      summaries: sortedSet(summaries), editors: try people(book.editors),
+      translators: try people(book.translators), subjects: sortedSet(subjects),
       bookshelves: sortedSet(bookshelves), languages: sortedSet(languages),
       copyright: copyright, mediaType: mediaType, formats: formats, downloadCount: downloads)
   }
@@ -149,15 +180,17 @@ enum FeedRecordReader {
   /// Distinct strings in Python's order (code points, which is UTF-8 byte order; Swift's `<`
   /// compares canonical equivalents and would differ).
   static func sortedSet(_ strings: [String]) -> [String] {
-    var seen = Set<[UInt8]>()
-    var out: [[UInt8]] = []
-    for string in strings {
-      let bytes = Array(string.utf8)
-      if seen.insert(bytes).inserted { out.append(bytes) }
+    // Sorted, then equal neighbours dropped: a record holds a handful of each, so sorting beats
+    // hashing every string's bytes.
+    let sorted = strings.map { Array($0.utf8) }.sorted { $0.lexicographicallyPrecedes($1) }
+    var out: [String] = []
+    out.reserveCapacity(sorted.count)
+    var last: [UInt8]?
+    for bytes in sorted where bytes != last {
+      out.append(String(decoding: bytes, as: UTF8.self))
+      last = bytes
     }
-    return out.sorted { $0.lexicographicallyPrecedes($1) }.map {
-      String(decoding: $0, as: UTF8.self)
-    }
+    return out
   }
 
   /// Gutendex's `fix_subtitles`: each run of line breaks with the spaces and tabs around it

@@ -11,25 +11,78 @@ struct RDFNode {
     case marcrel = "http://id.loc.gov/vocabulary/relators/"
     case pg = "http://www.gutenberg.org/2009/pgterms/"
     case rdf = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
+
+    /// The URI as a static string, compared byte for byte with libxml2's without a copy.
+    var href: StaticString {
+      switch self {
+      case .dc: "http://purl.org/dc/terms/"
+      case .dcam: "http://purl.org/dc/dcam/"
+      case .marcrel: "http://id.loc.gov/vocabulary/relators/"
+      case .pg: "http://www.gutenberg.org/2009/pgterms/"
+      case .rdf: "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
+      }
+    }
   }
 
   /// libxml2's node (read through CLibXML2's accessors).
   let pointer: OpaquePointer
 
   /// Whether this element is `{namespace}name`.
-  func `is`(_ namespace: Namespace, _ name: String) -> Bool {
+  func `is`(_ namespace: Namespace, _ name: StaticString) -> Bool {
     guard gb_xml_is_element(pointer) != 0, let href = gb_xml_namespace(pointer),
       let own = gb_xml_name(pointer)
     else { return false }
-    return Self.equal(own, name) && Self.equal(href, namespace.rawValue)
+    return Self.same(own, name) && Self.same(href, namespace.href)
   }
 
-  private static func equal(_ bytes: UnsafePointer<UInt8>, _ text: String) -> Bool {
-    var text = text
-    return text.withUTF8 { utf8 in
-      for (offset, byte) in utf8.enumerated() where bytes[offset] != byte { return false }
-      return bytes[utf8.count] == 0
+  /// The element's tag among those the feed reader collects, `.other` for the rest; one look
+  /// at the name and namespace, so a record is walked once rather than once per field.
+  var tag: Tag {
+    guard gb_xml_is_element(pointer) != 0, let href = gb_xml_namespace(pointer),
+      let own = gb_xml_name(pointer)
+    else { return .other }
+    if Self.same(href, Namespace.dc.href) {
+      switch own[0] {
+      case UInt8(ascii: "t"):
+        if Self.same(own, "title") { return .title }
+        if Self.same(own, "type") { return .type }
+      case UInt8(ascii: "s"): if Self.same(own, "subject") { return .subject }
+      case UInt8(ascii: "l"): if Self.same(own, "language") { return .language }
+      case UInt8(ascii: "r"): if Self.same(own, "rights") { return .rights }
+      case UInt8(ascii: "c"): if Self.same(own, "creator") { return .creator }
+      case UInt8(ascii: "i"): if Self.same(own, "issued") { return .issued }
+      default: break
+      }
+    } else if Self.same(href, Namespace.pg.href) {
+      switch own[0] {
+      case UInt8(ascii: "f"): if Self.same(own, "file") { return .file }
+      case UInt8(ascii: "d"): if Self.same(own, "downloads") { return .downloads }
+      case UInt8(ascii: "b"): if Self.same(own, "bookshelf") { return .bookshelf }
+      case UInt8(ascii: "m"): if Self.same(own, "marc520") { return .summary }
+      default: break
+      }
+    } else if Self.same(href, Namespace.marcrel.href) {
+      if Self.same(own, "edt") { return .editor }
+      if Self.same(own, "trl") { return .translator }
     }
+    return .other
+  }
+
+  /// The elements of a book record the feed reader collects (``tag``).
+  enum Tag {
+    case title, downloads, subject, bookshelf, language, rights, type, file, summary
+    case creator, editor, translator, issued, other
+  }
+
+  /// Whether the NUL-terminated `bytes` are exactly `text`.
+  private static func same(_ bytes: UnsafePointer<UInt8>, _ text: StaticString) -> Bool {
+    let expected = text.utf8Start
+    var offset = 0
+    while offset < text.utf8CodeUnitCount {
+      guard bytes[offset] == expected[offset] else { return false }
+      offset += 1
+    }
+    return bytes[offset] == 0
   }
 
   /// The element children, in order.
@@ -57,14 +110,14 @@ struct RDFNode {
   }
 
   /// `findall('.//{namespace}name')`.
-  func all(_ namespace: Namespace, _ name: String) -> [RDFNode] {
+  func all(_ namespace: Namespace, _ name: StaticString) -> [RDFNode] {
     var out: [RDFNode] = []
     forEachDescendant { if $0.is(namespace, name) { out.append($0) } }
     return out
   }
 
   /// `find('.//{namespace}name')`: the first in document order.
-  func first(_ namespace: Namespace, _ name: String) -> RDFNode? {
+  func first(_ namespace: Namespace, _ name: StaticString) -> RDFNode? {
     var child = gb_xml_first_child(pointer)
     while let node = child {
       if gb_xml_is_element(node) != 0 {
