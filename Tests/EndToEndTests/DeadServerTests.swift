@@ -65,7 +65,8 @@ struct DeadServerTests {
     #expect(firstShown, "\(browser.stdoutText)")
     #expect(firstTook >= .seconds(20), "the first page did not wait for the server")
     await browser.send("n")
-    let (secondShown, secondTook) = await Self.timed {
+    // Less the time the machine had no CPU to give, as for the second list above.
+    let (secondShown, secondTook) = await StarvedDeadline.counted {
       await browser.waitForOutput(timeout: .seconds(60)) { $0.contains("page 2 of") }
     }
     #expect(secondShown, "\(browser.stdoutText)")

@@ -135,7 +135,9 @@ struct SyncBinaryTests {
     let (server, url) = try await Self.start(signal)
     let app = try Gutenberg()
     defer { app.cleanUp() }
-    let child = try app.start(["sync", "--server", url.absoluteString])
+    // --timeout 600: the held page must last until the test sends Ctrl-C. With the default
+    // 15 s deadline a busy run's sync gave up on page 2 (exit 69) before the signal arrived.
+    let child = try app.start(["sync", "--server", url.absoluteString, "--timeout", "600"])
     try await signal.waitFor(2)
     child.kill(SIGINT)
     let exit = await child.wait(timeout: .seconds(60))

@@ -43,11 +43,14 @@ struct ServerFaultTests {
   /// start and a refresh both show the cached copy, and the prompt keeps answering.
   @Test func latencyWithACachedPageShowsTheCachedPageOnRefresh() async throws {
     try await Scenario.with(cacheFirstPage: true) { row in
-      // A 1.5 s timeout, not less: on a loaded machine a shorter one can fire before the
-      // request is even sent, and the server would never count it. The requests are held
-      // until the test is done: no answer can beat the timeout, however starved the program.
+      // --timeout is a whole-request deadline, connecting included, so a short one can fire
+      // on a loaded machine before the request is even sent, and the server never counts it:
+      // 1.5 s did not suffice (a run at load 45 waited 120 s for the server to log the second
+      // request). 10 s outlasts any scheduling delay before the request goes out. The requests
+      // are held until the test is done: no answer can beat the timeout, however starved the
+      // program.
       row.inject(FaultPlan(holdUntilReleased: true))
-      let child = try row.app.start(["--server", row.url, "--timeout", "1.5"])
+      let child = try row.app.start(["--server", row.url, "--timeout", "10"])
       #expect(await child.waitForOutput { $0.contains(Self.cachedBanner) }, "\(child.stdoutText)")
       await child.send("r")
       #expect(

@@ -51,8 +51,7 @@ public enum Awaiting {
     let priority = Task.currentPriority
     return try await withCheckedThrowingContinuation(isolation: isolation) { continuation in
       shot.arm(continuation)
-      let seconds = Double(limit.components.seconds)
-      DispatchQueue.global().asyncAfter(deadline: .now() + seconds) {
+      whenPassed(StarvedDeadline(limit), after: Double(limit.components.seconds)) {
         whenExecutorsAreFree(at: priority) {
           shot.finish(.failure(AwaitTimeout(what, after: limit, file: file, line: line)))
         }
@@ -61,17 +60,31 @@ public enum Awaiting {
     }
   }
 
+  /// Calls `then` once `deadline` has passed, looking first after `seconds`, then every second:
+  /// the awaited side is often a child process or a server thread, which a machine starved of
+  /// CPU runs late, so that time is not counted (``StarvedDeadline``).
+  private static func whenPassed(
+    _ deadline: StarvedDeadline, after seconds: Double, _ then: @escaping @Sendable () -> Void
+  ) {
+    DispatchQueue.global().asyncAfter(deadline: .now() + seconds) {
+      guard deadline.hasPassed else { return whenPassed(deadline, after: 1, then) }
+      then()
+    }
+  }
+
   /// Returns once `holds` is true (polled every 10 ms, for state that tells no one when it
   /// changes: a file's size, another process's output), or throws an ``AwaitTimeout`` naming
-  /// `what` once `limit` has passed.
+  /// `what` once `limit` has passed, time the machine was starved of CPU not counted
+  /// (``StarvedDeadline``): the state is often changed by a child process or a server thread,
+  /// which a starved machine runs late.
   public static func condition(
     _ what: String, within limit: Duration = standard,
     file: String = #fileID, line: Int = #line,
     _ holds: () -> Bool
   ) async throws {
-    let deadline = ContinuousClock.now + limit
+    let deadline = StarvedDeadline(limit)
     while !holds() {
-      if ContinuousClock.now > deadline {
+      if deadline.hasPassed {
         await untilExecutorsAreFree()
         if holds() { return }
         throw AwaitTimeout(what, after: limit, file: file, line: line)

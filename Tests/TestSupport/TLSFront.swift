@@ -69,10 +69,11 @@ public final class TLSFront: Sendable {
     throw HarnessFailure(description: "socat did not start: \(failures.joined(separator: "; "))")
   }
 
-  /// Polls the port until socat accepts a connection (true) or exits (false); bounded.
+  /// Polls the port until socat accepts a connection (true) or exits (false); bounded, time
+  /// the machine was starved of CPU not counted (socat is a child process: ``StarvedDeadline``).
   private func waitUntilAccepting() async throws -> Bool {
-    let deadline = ContinuousClock.now + Awaiting.standard
-    while ContinuousClock.now < deadline {
+    let deadline = StarvedDeadline(Awaiting.standard)
+    while !deadline.hasPassed {
       if processHasEnded { return false }
       // A plain connect is enough: socat accepts it (its fork then fails the handshake and
       // exits, which is logged on its stderr and harmless).
