@@ -16,7 +16,8 @@ final class FeedRecordQueue: @unchecked Sendable {
     case oversized(Int)
   }
 
-  /// Record bytes held before the producer waits.
+  /// Record bytes held before the producer waits: 1 MiB is a few hundred records, enough to
+  /// smooth the two threads' pace; more would only add to the refresh's peak memory.
   let limit: Int
   private let condition = NSCondition()
   private var items: [Item] = []
@@ -25,7 +26,7 @@ final class FeedRecordQueue: @unchecked Sendable {
   private var closed = false
   private var consumerGone = false
 
-  init(limit: Int = 4 << 20) {
+  init(limit: Int = 1 << 20) {
     self.limit = limit
   }
 
