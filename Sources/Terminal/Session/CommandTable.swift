@@ -7,6 +7,10 @@ struct CommandSpec: Sendable {
   typealias Parse =
     @Sendable (_ args: [String], _ head: String, _ screen: Screen) throws(PromptParser.Failure) ->
     PromptCommand
+  /// A parser that also needs the user's catalogue: its language codes, read only when asked.
+  typealias CatalogueParse =
+    @Sendable (_ args: [String], _ catalogueLanguages: @Sendable () -> [String])
+    throws(PromptParser.Failure) -> PromptCommand
 
   /// The words that name it; single letters are case-sensitive, words are not.
   var names: [String]
@@ -16,6 +20,9 @@ struct CommandSpec: Sendable {
   var progress: @Sendable (Screen) -> String?
   /// Reads the arguments into the command.
   var parse: Parse
+  /// Reads the arguments with the catalogue at hand, for the commands that need it (`lang`);
+  /// ``parse`` is then the same without a catalogue.
+  var catalogueParse: CatalogueParse?
 
   init(
     _ names: [String], help: [HelpScreen.Entry] = [],
@@ -25,6 +32,18 @@ struct CommandSpec: Sendable {
     self.help = help
     self.progress = progress
     self.parse = parse
+  }
+
+  init(
+    _ names: [String], help: [HelpScreen.Entry] = [],
+    progress: @escaping @Sendable (Screen) -> String? = { _ in nil },
+    catalogueParse: @escaping CatalogueParse
+  ) {
+    self.names = names
+    self.help = help
+    self.progress = progress
+    self.catalogueParse = catalogueParse
+    parse = { args, _, _ throws(PromptParser.Failure) in try catalogueParse(args, { [] }) }
   }
 }
 
@@ -143,11 +162,11 @@ enum CommandTable {
         Entry("lang LANGUAGES", "only these languages, e.g. lang en,fr or lang french (alone: any)")
       ],
       progress: loading
-    ) { args, _, _ throws(PromptParser.Failure) in
+    ) { args, catalogueLanguages throws(PromptParser.Failure) in
       do throws(CatalogueLanguages.UnknownLanguage) {
         return .languages(
           try CatalogueLanguages.codes(
-            for: [args.joined(separator: " ")], catalogue: PromptParser.catalogueLanguages))
+            for: [args.joined(separator: " ")], catalogue: catalogueLanguages))
       } catch {
         throw PromptParser.fail(error.message)
       }

@@ -15,11 +15,6 @@ package struct PromptParser: Sendable {
   /// Rows and pages above this are refused before they reach anything else.
   package static let maxNumber = 1_000_000
 
-  /// The language codes of the catalogue `lang` resolves against while a line is parsed (see
-  /// ``CatalogueLanguages/codes(for:catalogue:)``). A task-local, bound by ``parse(_:context:)``,
-  /// because the command table's parsers are static and take only the line and the screen.
-  @TaskLocal static var catalogueLanguages: @Sendable () -> [String] = { [] }
-
   /// Where `lang` finds the codes of the user's catalogue, asked only for a word that is not a
   /// known language's code or name.
   private let languages: @Sendable () -> [String]
@@ -52,16 +47,19 @@ package struct PromptParser: Sendable {
     return spec.progress(screen) ?? "working…"
   }
 
-  /// `spec`'s parser on the arguments, with this parser's catalogue bound for `lang`.
+  /// `spec`'s parser on the arguments, given this parser's catalogue when it asks for one
+  /// (`lang`). Passed as an argument: a task-local bound here crashed release builds
+  /// (`swift_task_localValuePush`, SIGSEGV on the browser's first line).
   private func run(_ spec: CommandSpec, _ args: [String], _ head: String, _ screen: Screen)
     -> Result<PromptCommand, Failure>
   {
-    Self.$catalogueLanguages.withValue(languages) {
-      do throws(Failure) {
-        return .success(try spec.parse(args, head, screen))
-      } catch {
-        return .failure(error)
+    do throws(Failure) {
+      if let catalogueParse = spec.catalogueParse {
+        return .success(try catalogueParse(args, languages))
       }
+      return .success(try spec.parse(args, head, screen))
+    } catch {
+      return .failure(error)
     }
   }
 
