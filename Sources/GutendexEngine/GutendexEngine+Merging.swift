@@ -55,17 +55,22 @@ extension GutendexEngine {
   /// delta's books, plus each given book that is new or differs from this engine's answer.
   /// Only the delta is written, so a sync costs what it brings, not the whole catalogue.
   public func deltaIndex(upserting books: [Data]) throws -> Merge {
+    try deltaIndex(upserting: IncomingBooks(books))
+  }
+
+  /// ``deltaIndex(upserting:)`` of books already read (a sync reads them once for this and
+  /// for ``changes(upserting:)``).
+  func deltaIndex(upserting books: IncomingBooks) throws -> Merge {
     var records: [Int: BookRecord] = [:]
     for record in try deltaRecords() { records[record.id] = record }
     var added: [Int] = []
     var updated: [Int] = []
-    for (number, data) in books.enumerated() {
-      var reader = JSONParser(Array(data), options: BookRecord.jsonOptions)
+    for (number, read) in books.records.enumerated() {
       let fresh: BookRecord
-      do {
-        guard let record = try BookRecord.read(from: &reader) else { continue }
-        fresh = record
-      } catch {
+      switch read {
+      case .success(let record?): fresh = record
+      case .success(nil): continue
+      case .failure(let error):
         throw EngineError.badJSON(book: number, offset: error.offset, reason: error.reason)
       }
       if let current = records[fresh.id]?.json ?? bookJSON(id: fresh.id).map(Array.init) {
@@ -94,11 +99,13 @@ extension GutendexEngine {
   /// What upserting `books` would change, without building anything: the ids it would add
   /// and those whose JSON differs from this engine's (a cheap check before a rebuild).
   public func changes(upserting books: [Data]) -> (added: [Int], updated: [Int]) {
+    changes(upserting: IncomingBooks(books))
+  }
+
+  /// ``changes(upserting:)`` of books already read.
+  func changes(upserting books: IncomingBooks) -> (added: [Int], updated: [Int]) {
     var latest: [Int: [UInt8]] = [:]
-    for data in books {
-      var reader = JSONParser(Array(data), options: BookRecord.jsonOptions)
-      if let record = try? BookRecord.read(from: &reader) { latest[record.id] = record.json }
-    }
+    for case .success(let record?) in books.records { latest[record.id] = record.json }
     var added: [Int] = []
     var updated: [Int] = []
     for (id, json) in latest {
@@ -127,5 +134,18 @@ extension GutendexEngine {
   /// The delta's books, decoded, in id order.
   func deltaRecords() throws(EngineError) -> [BookRecord] {
     try delta?.allRecords() ?? []
+  }
+}
+
+/// Books given as raw JSON in the server's shape, each read once into its record (nil when
+/// the server's rules hide it) or the reason it could not be read, in the order given.
+struct IncomingBooks {
+  var records: [Result<BookRecord?, JSONParseError>]
+
+  init(_ books: [Data]) {
+    records = books.map { data in
+      var reader = JSONParser(Array(data), options: BookRecord.jsonOptions)
+      return Result { () throws(JSONParseError) in try BookRecord.read(from: &reader) }
+    }
   }
 }

@@ -281,7 +281,9 @@ public struct CatalogueSync: Sendable {
       run.note = Self.note(for: stop)
       return finish(state)
     }
-    let changes = base.changes(upserting: books)
+    // Read once: what the books change, then the delta, come from the same records.
+    let incoming = IncomingBooks(books)
+    let changes = base.changes(upserting: incoming)
     if stop == nil, changes.added.isEmpty, changes.updated.isEmpty {
       // Nothing changed: the index stands; only the state (the run, the marks) is written.
       state.missingIDs = missing.sorted()
@@ -295,7 +297,7 @@ public struct CatalogueSync: Sendable {
     }
     do {
       // Only the delta is written: the base (snapshot or feed refresh) stays as it is.
-      let merge = try base.deltaIndex(upserting: books)
+      let merge = try base.deltaIndex(upserting: incoming)
       run.added = merge.added.count
       run.updated = merge.updated.count
       var synced = files.readSyncedIDs()
