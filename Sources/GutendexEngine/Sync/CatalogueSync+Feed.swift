@@ -114,7 +114,10 @@ extension CatalogueSync {
     do {
       // Books held here that the feed lacks (or whose record was broken) stay, as on the
       // real server, which never deletes a book its feed stopped listing.
-      for id in base.bookIDs where !reading.seen.contains(id) {
+      // The previous catalogue's ids, listed once (a merge of base and delta): for the books
+      // kept here, and for the arrivals below.
+      let heldIDs = base.bookIDs
+      for id in heldIDs where !reading.seen.contains(id) {
         guard let json = base.bookJSON(id: id) else { continue }
         var parser = JSONParser(Array(json), options: BookRecord.jsonOptions)
         if let record = try? BookRecord.read(from: &parser) { try index.add(record) }
@@ -138,7 +141,7 @@ extension CatalogueSync {
       next.syncedBooks = synced.count
       // The books the previous catalogue lacked arrived now, with the feed's release dates.
       // By id alone: building each book's JSON to see whether it exists took 3 s of a refresh.
-      let held = Set(base.bookIDs)
+      let held = Set(heldIDs)
       let arrived = reading.records.ids.filter { !held.contains($0) }.sorted()
       try files.recordArrivals(arrived, at: refreshed, issued: reading.issued)
       try files.commit(baseNamed: name, bookCount: bookCount, state: next)
