@@ -206,10 +206,19 @@ public struct LocalCatalogueFiles: Sendable {
   /// Appends books (one JSON object per line) and syncs the file, so they survive a crash.
   func appendPending(_ books: [Data], durable: Bool = true) throws(SyncFileError) {
     guard !books.isEmpty else { return }
-    var bytes = Data()
+    var bytes = [UInt8]()
+    bytes.reserveCapacity(books.reduce(books.count) { $0 + $1.count })
     for book in books {
-      // A line break inside a book would split it; the server's compact JSON has none.
-      bytes.append(Data(book.filter { $0 != 0x0A && $0 != 0x0D }))
+      // A line break inside a book would split it; the server's compact JSON has none. Copied
+      // as whole buffers: a byte-by-byte filter of `Data` cost a sync of 1,000 books ~0.1 s.
+      book.withUnsafeBytes { raw in
+        let buffer = raw.bindMemory(to: UInt8.self)
+        if buffer.contains(where: { $0 == 0x0A || $0 == 0x0D }) {
+          bytes.append(contentsOf: buffer.lazy.filter { $0 != 0x0A && $0 != 0x0D })
+        } else {
+          bytes.append(contentsOf: buffer)
+        }
+      }
       bytes.append(0x0A)
     }
     let descriptor = open(pendingURL.path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
@@ -269,11 +278,16 @@ public struct LocalCatalogueFiles: Sendable {
   /// The pending books, whole lines only (a line cut by a crash is dropped).
   func readPending() -> [Data] {
     guard let data = try? Data(contentsOf: pendingURL) else { return [] }
+    // Line ends are found in the raw buffer: `Data`'s own iterator costs a call per byte.
+    let ends: [Int] = data.withUnsafeBytes { raw in
+      raw.indices.filter { raw[$0] == 0x0A }
+    }
     var lines: [Data] = []
-    var start = data.startIndex
-    while let end = data[start...].firstIndex(of: 0x0A) {
-      if end > start { lines.append(data[start..<end]) }
-      start = data.index(after: end)
+    lines.reserveCapacity(ends.count)
+    var start = 0
+    for end in ends {
+      if end > start { lines.append(data[(data.startIndex + start)..<(data.startIndex + end)]) }
+      start = end + 1
     }
     return lines
   }
