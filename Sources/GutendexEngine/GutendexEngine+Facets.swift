@@ -29,7 +29,7 @@ extension GutendexEngine {
     }
     switch storage {
     case .memory(let books):
-      return books.position(of: id).flatMap { try? books.record(at: Int($0)) }
+      return books.position(of: id).map { books.record(at: Int($0)) }
     case .mapped(let books):
       return books.position(of: id).flatMap { try? books.record(at: Int($0)) }
     }

@@ -66,7 +66,7 @@ extension GutendexEngine {
     switch storage {
     case .memory(let books):
       return list(matches: filter.positions(in: books), query: query, link: link) {
-        position throws(EngineError) in try books.record(at: Int(position))
+        position throws(EngineError) in books.record(at: Int(position))
       }
     case .mapped(let books):
       guard let delta else {
@@ -90,7 +90,7 @@ extension GutendexEngine {
         guard let position = filter.positions(in: books, only: id).first else {
           return .success(nil)
         }
-        return .success(try books.record(at: Int(position)).json)
+        return .success(books.record(at: Int(position)).json)
       case .mapped(let books):
         guard let delta else {
           guard let position = filter.positions(in: books, only: id).first else {

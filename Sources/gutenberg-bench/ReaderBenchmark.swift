@@ -100,7 +100,9 @@ enum ReaderBenchmark {
   /// A PG-style text of about `size` bytes whose body is `Chapter 1` then prose, on one line or
   /// on lines of about 64 bytes; returns the number of lines.
   private static func write(_ shape: Shape, to file: URL, size: Int) throws -> Int {
-    FileManager.default.createFile(atPath: file.path, contents: nil)
+    guard FileManager.default.createFile(atPath: file.path, contents: nil) else {
+      throw BenchError("cannot create \(file.path)")
+    }
     let handle = try FileHandle(forWritingTo: file)
     defer { try? handle.close() }
     var lines = 0

@@ -144,7 +144,6 @@ extension GutenbergApp {
   ) async -> Result<LibraryEntry, GetFailure> {
     // nil: Project Gutenberg itself, when no mirror is set.
     let sources: [DownloadMirror?] = mirrors.isEmpty ? [nil] : mirrors
-    let mirror = mirrors.first
     let minimumSpeed: MinimumSpeed?
     do {
       minimumSpeed = try options.minimumSpeed()
@@ -163,13 +162,14 @@ extension GutenbergApp {
     var source = 0
     var failures: [(mirror: DownloadMirror, reason: String)] = []
     while true {
-      var request = DownloadRequest(
+      var building = DownloadRequest(
         id: id, format: current, target: target, replace: force, mirror: sources[source],
         stallTimeout: downloadTimeout, minimumSpeed: minimumSpeed,
         cleanTitle: { Sanitizer.title($0) },
         // --verbose: the file's requests (redirects included) too, as the API's are.
         observer: options.verbose ? Self.requestPrinter(output) : nil)
-      request.otherSources = sources.enumerated().filter { $0.offset != source }.map(\.element)
+      building.otherSources = sources.enumerated().filter { $0.offset != source }.map(\.element)
+      let request = building
       watch = DownloadWatch(output: output, quiet: quiet)
       let show = watch.show
       let task = Task { [service] in try await service.download(request, events: show) }
