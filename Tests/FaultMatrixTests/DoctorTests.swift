@@ -269,7 +269,7 @@ struct DoctorTests {
   /// new file's `-wal` and `-shm`. The repair refuses, names the process and changes nothing;
   /// once the process has closed the file, the repair goes through.
   @Test func aRepairRefusesWhileAnotherProcessHasTheFileOpen() async throws {
-    var app = try Gutenberg()
+    let app = try Gutenberg()
     defer { app.cleanUp() }
     _ = try await Self.importFixtureBooks(app)
     let file = app.dataDirectory.appendingPathComponent("favorites.sqlite")
