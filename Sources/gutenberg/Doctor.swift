@@ -9,8 +9,9 @@ struct Doctor: GlobalOptionsCommand {
       The check reads through a read-only connection: nothing is written, and a damaged file \
       stays byte for byte as it was. With --repair, each damaged store (favourites and library, \
       page cache) is replaced by a new file holding every row that can still be read, and the \
-      damaged file is kept beside it as NAME.damaged-YYYYMMDD-HHMMSS. Exit status: 0 all ok \
-      or repaired, 65 damage left, 1 a file could not be checked or repaired.
+      damaged file is kept beside it as NAME.damaged-YYYYMMDD-HHMMSS; a store another process \
+      has open is left as it is (close that process first). Exit status: 0 all ok or \
+      repaired, 65 damage left, 1 a file could not be checked or repaired.
       """)
 
   @OptionGroup(title: GlobalOptions.title) var global: GlobalOptions

@@ -263,4 +263,35 @@ struct DoctorTests {
     let list = try await app.run(["favorites", "list"])
     #expect(list.status == 0 && !list.outLines.isEmpty, "\(list)")
   }
+
+  /// Another process has the damaged file open (a browser left running): swapped under it,
+  /// the file would take that process's later writes with it, and its close would delete the
+  /// new file's `-wal` and `-shm`. The repair refuses, names the process and changes nothing;
+  /// once the process has closed the file, the repair goes through.
+  @Test func aRepairRefusesWhileAnotherProcessHasTheFileOpen() async throws {
+    let app = try Gutenberg()
+    defer { app.cleanUp() }
+    _ = try await Self.importFixtureBooks(app)
+    let file = app.dataDirectory.appendingPathComponent("favorites.sqlite")
+    _ = try Self.damageAMiddleLeaf(file)
+    let damaged = try Data(contentsOf: file)
+    // This test process is the other one: a connection that has read, and stays open.
+    let holder = try OpenDatabase(path: file.path)
+
+    let refused = try await app.run(["doctor", "--repair"])
+    #expect(refused.status == 1, "\(refused)")
+    #expect(
+      refused.errLines.contains {
+        $0.contains("favorites.sqlite") && $0.contains("open in another process (pid \(getpid()))")
+      }, "\(refused)")
+    #expect(try Data(contentsOf: file) == damaged, "the file was changed")
+    let names = try FileManager.default.contentsOfDirectory(atPath: app.dataDirectory.path)
+    #expect(!names.contains { $0.contains(".damaged-") || $0.contains(".recovering") }, "\(names)")
+
+    try holder.close()
+    let repaired = try await app.run(["doctor", "--repair"])
+    #expect(repaired.status == 0, "\(repaired)")
+    #expect(
+      repaired.outLines.first?.hasPrefix("favorites.sqlite: recovered ") == true, "\(repaired)")
+  }
 }

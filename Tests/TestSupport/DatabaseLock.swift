@@ -20,12 +20,16 @@ public final class DatabaseLock: Sendable {
         release.wait()
         try db.execute(sql: "ROLLBACK")
       }
+      // Closed, as a process that is done with the file is: an open connection is one more
+      // process using the file (`doctor --repair` refuses to swap it under one).
+      try? queue.close()
       done.signal()
     }
     held.wait()
   }
 
-  /// Lets the lock go (rolling back: nothing was written) and waits until it is free.
+  /// Lets the lock go (rolling back: nothing was written), closes the connection and waits
+  /// until both are done.
   public func unlock() {
     release.signal()
     done.wait()

@@ -50,6 +50,7 @@ extension StoreDoctor {
     let hadLog = ["-wal", "-shm"].map { StoreDatabase.exists(path + $0) }
     let lock = try StoreWriteLock.take(path, schema: schema)
     defer { lock?.release() }
+    try refuseIfOpenElsewhere(descriptor, path: path)
 
     let temporary = "\(directory)/.\(url.lastPathComponent).\(UUID().uuidString).recovering"
     defer {
@@ -72,6 +73,9 @@ extension StoreDoctor {
     }
     try sync(temporary, reportedAs: path)
 
+    // Looked at again just before the swap: the copy took a while, and a process may have
+    // opened the file meanwhile.
+    try refuseIfOpenElsewhere(descriptor, path: path)
     let kept = try keep(path, now: now)
     // The old file's WAL and shared memory go with it: left under the old name, SQLite would
     // read them as the new file's.
@@ -91,6 +95,32 @@ extension StoreDoctor {
       unlink(kept.path + suffix)
     }
     return (tables, kept)
+  }
+
+  /// Throws when another process has the file open through SQLite. Such a process keeps
+  /// reading and writing the old file after the swap (its writes lost with it), and when it
+  /// closes, SQLite deletes `-wal` and `-shm` by name: by then the new file's. In WAL mode
+  /// every open connection holds a read lock on SQLite's shared-lock range of the database
+  /// file (`fcntl`, bytes 0x40000000 to 0x40000200), so one test of that range finds any such
+  /// process, and names it. This process's own connections are not seen (`fcntl` locks are a
+  /// process's), nor a read with `immutable=1`, which takes no lock and writes nothing.
+  private static func refuseIfOpenElsewhere(_ descriptor: Int32, path: String)
+    throws(StoreError)
+  {
+    let pendingByte: off_t = 0x4000_0000
+    var probe = flock()
+    probe.l_type = Int16(F_WRLCK)
+    probe.l_whence = Int16(SEEK_SET)
+    probe.l_start = pendingByte
+    probe.l_len = 512
+    guard fcntl(descriptor, F_GETLK, &probe) == 0 else {
+      throw .io(path: path, reason: "cannot test its locks: \(StoreDatabase.systemMessage(errno))")
+    }
+    guard probe.l_type != Int16(F_UNLCK) else { return }
+    throw .io(
+      path: path,
+      reason: "open in another process (pid \(probe.l_pid)); nothing was changed: close it "
+        + "(a gutenberg browser, say), then run `gutenberg doctor --repair` again")
   }
 
   /// Links the damaged file to `NAME.damaged-YYYYMMDD-HHMMSS` (`-2`, `-3`... when taken): the
