@@ -182,8 +182,10 @@ import Testing
         var copy = snapshot
         return try await copy.readUntilClosed()
       }
-      try await Awaiting.condition("the stalled request to reach the server") {
-        server.requestCount > 0
+      // Stalled, so its head is written: a request merely counted may not have had its head
+      // sent yet when the server stops (a test that waited for that passed by timing).
+      try await Awaiting.condition("the response to stall after its head") {
+        server.stallCount > 0
       }
       await server.stop()
       let received = String(decoding: try await head.value, as: UTF8.self)

@@ -114,20 +114,14 @@ struct RawHTTPClient {
   }
 }
 
-/// Fails with a timeout instead of hanging when `operation` takes longer than `limit`.
+/// Fails with an ``AwaitTimeout`` instead of hanging when `operation` takes longer than
+/// `limit`, time the machine was starved of CPU not counted (`Awaiting.value`): a fixed
+/// wall-clock limit of 60 s failed a loaded run, its raw exchange queued behind the other
+/// suites.
 func withTimeout<T: Sendable>(
-  _ limit: Duration = .seconds(60), _ operation: @escaping @Sendable () async throws -> T
+  _ limit: Duration = Awaiting.standard, file: String = #fileID, line: Int = #line,
+  _ operation: @escaping @Sendable () async throws -> T
 ) async throws -> T {
-  try await withThrowingTaskGroup(of: T?.self) { group in
-    group.addTask { try await operation() }
-    group.addTask {
-      try await Task.sleep(for: limit)
-      return nil
-    }
-    defer { group.cancelAll() }
-    guard let first = try await group.next(), let value = first else {
-      throw RawHTTPClient.Failure(description: "timed out after \(limit)")
-    }
-    return value
-  }
+  try await Awaiting.value(
+    "the raw HTTP exchange to end", within: limit, file: file, line: line, of: operation)
 }
