@@ -126,6 +126,44 @@ struct NewBooksBinaryTests {
     #expect(since.status == 0 && since.outLines.count == 40, "\(since)")
   }
 
+  /// A damaged state file or index after a sync: `new` says so in one note and lists nothing
+  /// (exit 0, as `list` answers from the embedded catalogue), and the next sync rebuilds the
+  /// catalogue, after which the books it recorded as new are listed again.
+  @Test func aDamagedLocalCatalogueIsOneNoteAndTheNextSyncRebuildsIt() async throws {
+    let (server, url, world) = try await Self.start()
+    let app = try Gutenberg()
+    defer { app.cleanUp() }
+    let sync = try await app.run(["sync", "--server", url.absoluteString], timeout: .seconds(120))
+    try #require(sync.status == 0, "\(sync)")
+    let catalogue = app.dataDirectory.appendingPathComponent("catalogue")
+    let stateFile = catalogue.appendingPathComponent("state.json")
+    let state = try Data(contentsOf: stateFile)
+    try Data("{\"garbage".utf8).write(to: stateFile)
+    let badState = try await app.run(["new", "--all"])
+    // The state is whole again, but the delta index it names is not.
+    try state.write(to: stateFile)
+    let names = try FileManager.default.contentsOfDirectory(atPath: catalogue.path)
+    let delta = try #require(names.first { $0.hasPrefix("delta-") }, "\(names)")
+    try Data(repeating: 0x5A, count: 4096).write(to: catalogue.appendingPathComponent(delta))
+    let badIndex = try await app.run(["new", "--all"])
+    let rebuilt = try await app.run(
+      ["sync", "--server", url.absoluteString], timeout: .seconds(120))
+    let listed = try await app.run(["new", "--all", "--since", "2020-01-01"])
+    await server.stop()
+
+    for run in [badState, badIndex] {
+      #expect(run.status == 0 && run.out.isEmpty, "\(run)")
+      let note = try #require(run.errLines.first, "\(run)")
+      #expect(note.hasPrefix("note: the local catalogue is damaged ("), "\(run)")
+      #expect(note.hasSuffix("until the next sync rebuilds it (gutenberg sync)"), "\(run)")
+      #expect(run.errLines.dropFirst().allSatisfy { $0.hasPrefix("nothing new since ") }, "\(run)")
+      #expect(!run.err.contains("not synced yet"), "\(run)")
+    }
+    #expect(badState.err.contains("state.json"), "\(badState)")
+    #expect(rebuilt.status == 0, "\(rebuilt)")
+    #expect(listed.status == 0 && listed.outLines.count == world.newBooks.count, "\(listed)")
+  }
+
   @Test(arguments: ["yesterday", "2025-13-01", "2999-01-01", "7", "3x", "2026-11-20T25:00:00Z"])
   func aSinceThatMeansNothingIsOneLineAndExit64(_ text: String) async throws {
     let app = try Gutenberg()

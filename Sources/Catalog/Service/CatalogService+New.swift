@@ -14,7 +14,17 @@ extension CatalogService {
     guard let files = local?.files else {
       throw .localCatalogueUnavailable("there is no local catalogue: nothing is recorded as new")
     }
-    let state = try syncState()
+    // A damaged state file or index: nothing listed, said once; the next sync rebuilds them
+    // (as `list` answers from the embedded catalogue meanwhile).
+    let state: SyncState?
+    do {
+      state = try files.readState()
+    } catch {
+      let since = if case .date(let date) = since { date } else { Self.snapshotStart }
+      return NewBooks(
+        items: [], since: since, sinceLastSync: false, hasSynced: false,
+        damage: error.description)
+    }
     let lastSync = state?.runs.last { $0.result != .failed }?.started
     let hasSynced = lastSync != nil
     let from: Date
@@ -34,7 +44,9 @@ extension CatalogService {
     do {
       engine = try files.openEngine()
     } catch {
-      throw .localCatalogueUnavailable("cannot open the local catalogue: \(error)")
+      return NewBooks(
+        items: [], since: from, sinceLastSync: since == .lastSync && hasSynced,
+        hasSynced: hasSynced, damage: "\(error)")
     }
     let delta = Self.deltaInMemory(files.deltaURL(state))
     let wanted = Set(languages.map { $0.lowercased() })

@@ -91,11 +91,15 @@ public struct NewBooks: Sendable {
   public var sinceLastSync: Bool
   /// Whether the local catalogue ever synced (if not, nothing can be new).
   public var hasSynced: Bool
+  /// Why the local catalogue could not be read (a damaged state file or index), when it could
+  /// not: then nothing is listed, and the next sync rebuilds it.
+  public var damage: String?
 
   /// A list.
   public init(
     items: [Item], total: Int? = nil, byAuthorsYouKeep: Int? = nil,
-    inSubjectsYouKeep: Int? = nil, since: Date, sinceLastSync: Bool, hasSynced: Bool
+    inSubjectsYouKeep: Int? = nil, since: Date, sinceLastSync: Bool, hasSynced: Bool,
+    damage: String? = nil
   ) {
     self.items = items
     self.total = total ?? items.count
@@ -104,6 +108,7 @@ public struct NewBooks: Sendable {
     self.since = since
     self.sinceLastSync = sinceLastSync
     self.hasSynced = hasSynced
+    self.damage = damage
   }
 
   /// What a book is ranked by: its authors' names, subjects and bookshelves.

@@ -16,6 +16,7 @@ extension GutenbergApp {
     } catch {
       return fail(error)
     }
+    if let note = Self.damageNote(found) { output.printError(note) }
     switch format {
     case .json:
       output.print(Self.newJSON(found))
@@ -74,8 +75,16 @@ extension GutenbergApp {
   /// `nothing new since 2026-11-25 14:02 (the last sync)`.
   nonisolated static func nothingNewLine(_ found: NewBooks, timeZone: TimeZone) -> String {
     let line = "nothing new since \(sinceText(found, timeZone: timeZone))"
-    return found.hasSynced
+    return found.hasSynced || found.damage != nil
       ? line : line + ": the local catalogue has not synced yet (gutenberg sync)"
+  }
+
+  /// `note: the local catalogue is damaged (…)…`, when it could not be read.
+  nonisolated static func damageNote(_ found: NewBooks) -> String? {
+    found.damage.map {
+      "note: the local catalogue is damaged (\(Sanitizer.sanitize($0))); nothing can be listed "
+        + "as new until the next sync rebuilds it (gutenberg sync)"
+    }
   }
 
   /// `2026-11-25 14:02:10 (the last sync)`, or the date alone.

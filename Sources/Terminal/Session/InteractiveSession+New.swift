@@ -11,6 +11,7 @@ extension InteractiveSession {
       let found = try await service.newBooks(
         since: since, languages: browser.current.query.languages,
         limit: all ? nil : BookQuery.pageSize)
+      if let note = GutenbergApp.damageNote(found) { output.print(note) }
       output.print(
         GutenbergApp.newLines(
           found, width: output.width, style: output.style, timeZone: timeZone, more: "new all"))
