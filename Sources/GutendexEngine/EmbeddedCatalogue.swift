@@ -7,8 +7,8 @@ import Foundation
 /// ``load()`` maps into memory: opening it costs microseconds, and each query reads only what
 /// it needs, so any query in a fresh process takes milliseconds.
 ///
-/// The file is found by path (``CatalogueLocation``), not through SwiftPM's `Bundle.module`,
-/// whose accessor kills the process when the build folder it was compiled for is gone.
+/// The file is found by path (``CatalogueLocation``), not through SwiftPM's generated resource
+/// accessor, which kills the process when the build folder it was compiled for is gone.
 public enum EmbeddedCatalogue {
   /// The month the catalogue was taken from Project Gutenberg.
   public static let snapshotDate = "2025-08"

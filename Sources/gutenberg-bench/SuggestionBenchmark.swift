@@ -25,7 +25,7 @@ enum SuggestionBenchmark {
     for round in 0..<context.count(20, minimum: 5) {
       let text = queries[round % queries.count]
       let fresh = try EmbeddedCatalogue.load()
-      let count = try Self.count(of: text, on: fresh)
+      let count = try Self.count(in: fresh.respond(to: Self.request(text)).body, of: text)
       build.append(Stopwatch.time { _ = fresh.suggestions(forQuery: text, found: count) })
       let other = try EmbeddedCatalogue.load()
       firstWithQuery.append(Stopwatch.time { _ = other.suggestions(forQuery: text) })
@@ -36,15 +36,11 @@ enum SuggestionBenchmark {
     var query = Samples()
     for round in 0..<runs {
       let text = queries[round % queries.count]
-      guard let url = URL(string: "http://localhost/books/?" + text) else {
-        throw BenchError("bad URL \(text)")
-      }
+      let request = try Self.request(text)
       var found: [Suggestion] = []
       var body = Data()
-      query.append(Stopwatch.time { body = engine.respond(to: HTTPRequest(url: url)).body })
-      guard let object = try JSONSerialization.jsonObject(with: body) as? [String: Any],
-        let count = object["count"] as? Int
-      else { throw BenchError("no count for \(text)") }
+      query.append(Stopwatch.time { body = engine.respond(to: request).body })
+      let count = try Self.count(in: body, of: text)
       // The front passes the count the server gave, as `gutenberg list` does.
       suggest.append(Stopwatch.time { found = engine.suggestions(forQuery: text, found: count) })
       guard !found.isEmpty else { throw BenchError("no suggestion for \(text)") }
@@ -70,12 +66,16 @@ enum SuggestionBenchmark {
     ]
   }
 
-  /// The number of books `text` (a query string) finds on `engine`, as its response says.
-  static func count(of text: String, on engine: GutendexEngine) throws -> Int {
+  /// The list request of `text`, a query string.
+  static func request(_ text: String) throws -> HTTPRequest {
     guard let url = URL(string: "http://localhost/books/?" + text) else {
       throw BenchError("bad URL \(text)")
     }
-    let body = engine.respond(to: HTTPRequest(url: url)).body
+    return HTTPRequest(url: url)
+  }
+
+  /// The number of books a list response `body` (to the query `text`) says it found.
+  static func count(in body: Data, of text: String) throws -> Int {
     guard let object = try JSONSerialization.jsonObject(with: body) as? [String: Any],
       let count = object["count"] as? Int
     else { throw BenchError("no count for \(text)") }

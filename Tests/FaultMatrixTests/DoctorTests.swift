@@ -8,20 +8,6 @@ import Testing
 /// favourites files replaced by what could still be read, the old file kept beside them.
 @Suite(.serialized, .ownThread)
 struct DoctorTests {
-  /// Imports the 343 fixture books as favourites (a file of about 150 pages of 4 KiB) and
-  /// returns their ids.
-  static func importFixtureBooks(_ app: Gutenberg) async throws -> Set<Int> {
-    let lines = try Fixture.data("books.jsonl").split(separator: UInt8(ascii: "\n"))
-    let books = app.root.appendingPathComponent("books.json")
-    try (Data("[".utf8) + Data(lines.joined(separator: Data(",".utf8))) + Data("]".utf8))
-      .write(to: books)
-    let imported = try await app.run(["favorites", "import", books.path])
-    try #require(imported.status == 0, "\(imported)")
-    let ids = Set(lines.compactMap { StoreFaultTests.id(of: $0) })
-    try #require(ids.count == lines.count)
-    return ids
-  }
-
   /// Every file under `directory` (recursively) with its bytes and modification time.
   static func snapshot(_ directory: URL) throws -> [String: (Data, Date)] {
     var files: [String: (Data, Date)] = [:]
@@ -58,7 +44,7 @@ struct DoctorTests {
   @Test func aHealthyDirectorySaysOkAndChangesNothing() async throws {
     let app = try Gutenberg()
     defer { app.cleanUp() }
-    _ = try await Self.importFixtureBooks(app)
+    _ = try await FavoritesFixture.importBooks(app)
     let before = try Self.snapshot(app.dataDirectory)
     try #require(before["favorites.sqlite"] != nil, "\(before.keys)")
 
@@ -81,17 +67,7 @@ struct DoctorTests {
   @Test func aDamagedPageIsReportedThenRepairedKeepingTheOtherPages() async throws {
     let app = try Gutenberg()
     defer { app.cleanUp() }
-    let held = try await Self.importFixtureBooks(app)
-    let file = app.dataDirectory.appendingPathComponent("favorites.sqlite")
-    var bytes = [UInt8](try Data(contentsOf: file))
-    let pageSize = Int(bytes[16]) << 8 | Int(bytes[17])
-    try #require(pageSize == 4096 && bytes.count / pageSize > 40, "\(bytes.count) bytes")
-    // A table leaf (type byte 0x0D) from the middle on: it holds favourites.
-    var page = bytes.count / pageSize / 2
-    while page < bytes.count / pageSize - 1, bytes[page * pageSize] != 0x0D { page += 1 }
-    for index in page * pageSize..<(page + 1) * pageSize { bytes[index] = 0xA5 }
-    let damaged = Data(bytes)
-    try damaged.write(to: file)
+    let (_, held, damaged) = try await FavoritesFixture.damaged(app)
     let before = try Self.snapshot(app.dataDirectory)
 
     let check = try await app.run(["doctor"])
@@ -129,7 +105,7 @@ struct DoctorTests {
   @Test func aFileCutShortMidPageKeepsThePagesBeforeTheCut() async throws {
     let app = try Gutenberg()
     defer { app.cleanUp() }
-    let held = try await Self.importFixtureBooks(app)
+    let held = try await FavoritesFixture.importBooks(app)
     let file = app.dataDirectory.appendingPathComponent("favorites.sqlite")
     let whole = try Data(contentsOf: file)
     let cut = Data(whole.prefix(whole.count / 2 + 1000))
@@ -189,30 +165,15 @@ struct DoctorTests {
     ) { (try? Data(contentsOf: file))?.contains(UInt8(ascii: "\n")) == true }
   }
 
-  /// Damages one table leaf in the middle of the favourites file (as
-  /// ``aDamagedPageIsReportedThenRepairedKeepingTheOtherPages()`` does); returns the bytes it
-  /// held before.
-  static func damageAMiddleLeaf(_ file: URL) throws -> Data {
-    let sound = try Data(contentsOf: file)
-    var bytes = [UInt8](sound)
-    let pageSize = Int(bytes[16]) << 8 | Int(bytes[17])
-    try #require(pageSize == 4096 && bytes.count / pageSize > 40, "\(bytes.count) bytes")
-    var page = bytes.count / pageSize / 2
-    while page < bytes.count / pageSize - 1, bytes[page * pageSize] != 0x0D { page += 1 }
-    for index in page * pageSize..<(page + 1) * pageSize { bytes[index] = 0xA5 }
-    try Data(bytes).write(to: file)
-    return sound
-  }
-
   /// Another repair holds the damaged file's `flock` and replaces the file meanwhile: this
   /// repair waits for it (the binary says so in the lock-wait log), then finds the new file
   /// sound and keeps no second copy.
   @Test func aRepairWaitsForAnotherAndThenFindsTheFileSound() async throws {
     var app = try Gutenberg()
     defer { app.cleanUp() }
-    _ = try await Self.importFixtureBooks(app)
+    _ = try await FavoritesFixture.importBooks(app)
     let file = app.dataDirectory.appendingPathComponent("favorites.sqlite")
-    let sound = try Self.damageAMiddleLeaf(file)
+    let sound = try FavoritesFixture.damageAMiddleLeaf(file)
     let waits = app.root.appendingPathComponent("lock-waits.log")
     #expect(FileManager.default.createFile(atPath: waits.path, contents: nil))
     app.extraEnvironment["GUTENBERG_TEST_LOCK_WAIT_LOG"] = waits.path
@@ -241,10 +202,7 @@ struct DoctorTests {
   @Test func aRepairWaitsForAWriterHoldingTheLock() async throws {
     var app = try Gutenberg()
     defer { app.cleanUp() }
-    _ = try await Self.importFixtureBooks(app)
-    let file = app.dataDirectory.appendingPathComponent("favorites.sqlite")
-    _ = try Self.damageAMiddleLeaf(file)
-    let damaged = try Data(contentsOf: file)
+    let (file, _, damaged) = try await FavoritesFixture.damaged(app)
     let waits = app.root.appendingPathComponent("lock-waits.log")
     #expect(FileManager.default.createFile(atPath: waits.path, contents: nil))
     app.extraEnvironment["GUTENBERG_TEST_LOCK_WAIT_LOG"] = waits.path
@@ -271,10 +229,7 @@ struct DoctorTests {
   @Test func aRepairRefusesWhileAnotherProcessHasTheFileOpen() async throws {
     let app = try Gutenberg()
     defer { app.cleanUp() }
-    _ = try await Self.importFixtureBooks(app)
-    let file = app.dataDirectory.appendingPathComponent("favorites.sqlite")
-    _ = try Self.damageAMiddleLeaf(file)
-    let damaged = try Data(contentsOf: file)
+    let (file, _, damaged) = try await FavoritesFixture.damaged(app)
     // This test process is the other one: a connection that has read, and stays open.
     let holder = try OpenDatabase(path: file.path)
 

@@ -46,34 +46,12 @@ struct StoreFaultTests {
   @Test func aDamagedPageRefusesWritesAsItRefusesReads() async throws {
     let app = try Gutenberg()
     defer { app.cleanUp() }
-    let lines = try Fixture.data("books.jsonl").split(separator: UInt8(ascii: "\n"))
-    let books = app.root.appendingPathComponent("books.json")
-    try (Data("[".utf8) + Data(lines.joined(separator: Data(",".utf8))) + Data("]".utf8))
-      .write(to: books)
-    let imported = try await app.run(["favorites", "import", books.path])
-    try #require(imported.status == 0, "\(imported)")
-    let file = app.dataDirectory.appendingPathComponent("favorites.sqlite")
-    // No -wal is left once the last connection closed: the main file holds everything.
-    var bytes = [UInt8](try Data(contentsOf: file))
-    let pageSize = Int(bytes[16]) << 8 | Int(bytes[17])
-    let listing = try FileManager.default.contentsOfDirectory(atPath: app.dataDirectory.path)
-    try #require(
-      pageSize == 4096 && bytes.count / pageSize > 40, "\(bytes.count) bytes, \(listing)")
-    // A page half-way through the file: the first table leaf (type byte 0x0D) from the middle
-    // on, which holds favourites (the other tables are empty). The middle page itself may be an
-    // index leaf that `favorites list` never reads, depending on how many tables the schema has.
-    var page = bytes.count / pageSize / 2
-    while page < bytes.count / pageSize - 1, bytes[page * pageSize] != 0x0D { page += 1 }
-    for index in page * pageSize..<(page + 1) * pageSize { bytes[index] = 0xA5 }
-    try Data(bytes).write(to: file)
-    let damaged = Data(bytes)
+    let (file, held, damaged) = try await FavoritesFixture.damaged(app)
     let message =
       "error: \(file.path) is not a gutenberg database (file is not SQLite or is damaged); "
       + "it was left untouched: `gutenberg doctor --repair` copies what can be read into a "
       + "new file and keeps this one beside it"
     let engine = try EmbeddedCatalogue.load()
-    let held = Set(lines.compactMap { Self.id(of: $0) })
-    try #require(held.count == lines.count)
     // The largest id: its row goes to the last leaf, away from the damaged page.
     let newID = try #require(engine.bookIDs.filter { !held.contains($0) }.max())
 

@@ -17,13 +17,13 @@ extension CatalogService {
     // A damaged state file or index: nothing listed, said once; the next sync rebuilds them
     // (as `list` answers from the embedded catalogue meanwhile).
     let state: SyncState?
+    let damage: String?
     do {
       state = try files.readState()
+      damage = nil
     } catch {
-      let since = if case .date(let date) = since { date } else { Self.snapshotStart }
-      return NewBooks(
-        items: [], since: since, sinceLastSync: false, hasSynced: false,
-        damage: error.description)
+      state = nil
+      damage = error.description
     }
     let lastSync = state?.runs.last { $0.result != .failed }?.started
     let hasSynced = lastSync != nil
@@ -32,21 +32,21 @@ extension CatalogService {
     case .lastSync: from = lastSync ?? Self.snapshotStart
     case .date(let date): from = date
     }
+    func nothingNew(damage: String? = nil) -> NewBooks {
+      NewBooks(
+        items: [], since: from, sinceLastSync: since == .lastSync && hasSynced,
+        hasSynced: hasSynced, damage: damage)
+    }
+    if let damage { return nothingNew(damage: damage) }
     // Arrivals are kept to the second, as the state keeps a sync's start (cut, not rounded).
     let threshold = from.timeIntervalSince1970.rounded(.down)
     let arrivals = files.readArrivals().filter { $0.added.timeIntervalSince1970 >= threshold }
-    guard !arrivals.isEmpty else {
-      return NewBooks(
-        items: [], since: from, sinceLastSync: since == .lastSync && hasSynced, hasSynced: hasSynced
-      )
-    }
+    guard !arrivals.isEmpty else { return nothingNew() }
     let engine: GutendexEngine
     do {
       engine = try files.openEngine()
     } catch {
-      return NewBooks(
-        items: [], since: from, sinceLastSync: since == .lastSync && hasSynced,
-        hasSynced: hasSynced, damage: "\(error)")
+      return nothingNew(damage: "\(error)")
     }
     let delta = Self.deltaInMemory(files.deltaURL(state))
     let wanted = Set(languages.map { $0.lowercased() })

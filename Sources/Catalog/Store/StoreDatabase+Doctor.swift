@@ -39,15 +39,8 @@ extension StoreDatabase {
     } catch {
       throw .io(path: path, reason: "cannot read: \(error.localizedDescription)")
     }
+    if let problem = headerProblem(header, schema: schema) { return .damaged(problem) }
     if header.isEmpty { return .sound }
-    guard header.count == 100, header.starts(with: Array("SQLite format 3\0".utf8)) else {
-      return .damaged("not an SQLite file")
-    }
-    let applicationID = bigEndian(header[68..<72])
-    guard
-      applicationID == schema.applicationID
-        || (applicationID == 0 && bigEndian(header[28..<32]) <= 1)
-    else { return .damaged("another program's SQLite database, not gutenberg's \(schema.name)") }
     do {
       let reader = try readOnlyReader(path, schema: schema)
       defer { try? reader.close() }
@@ -87,8 +80,6 @@ extension StoreDatabase {
       configuration = self.configuration(schema, busyWait: BusyWait())
     }
     configuration.readonly = true
-    let wal = (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size]) as? Int
-    return try DatabaseQueue(
-      path: (wal ?? 0) > 0 ? path : immutableURI(path), configuration: configuration)
+    return try DatabaseQueue(path: readOnlyTarget(path), configuration: configuration)
   }
 }

@@ -149,17 +149,14 @@ enum StoreDatabase {
         throw mapped
       }
     }
-    func walSize() -> Int {
-      (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int) ?? 0
-    }
-    let throughWAL = walSize() > 0
+    let throughWAL = walSize(path) > 0
     if try quickCheck(immutable: !throughWAL) { return }
-    if !throughWAL, walSize() > 0, try quickCheck(immutable: false) { return }
+    if !throughWAL, walSize(path) > 0, try quickCheck(immutable: false) { return }
     throw .corrupt(path: path)
   }
 
   /// A `file:` URI opening `path` immutable: SQLite takes no lock and writes nothing.
-  static func immutableURI(_ path: String) -> String {
+  private static func immutableURI(_ path: String) -> String {
     // SQLite reads `file:` URIs (Debian's and Apple's builds enable SQLITE_USE_URI).
     var components = URLComponents()
     components.scheme = "file"
@@ -179,10 +176,8 @@ enum StoreDatabase {
   {
     var configuration = configuration(schema, busyWait: busyWait)
     configuration.readonly = true
-    let wal = (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size]) as? Int
-    let target = (wal ?? 0) > 0 ? path : immutableURI(path)
     do {
-      let queue = try DatabaseQueue(path: target, configuration: configuration)
+      let queue = try DatabaseQueue(path: readOnlyTarget(path), configuration: configuration)
       try checkOwnership(queue, schema: schema, path: path)
       // An older file needs its migration written first: that is a write it cannot have.
       let current = try queue.read { db in try schema.migrator().hasCompletedMigrations(db) }
@@ -355,22 +350,40 @@ enum StoreDatabase {
       if access(path, R_OK) != 0 { throw .notWritable(path: path) }
       throw .io(path: path, reason: "cannot read: \(error.localizedDescription)")
     }
-    if !header.isEmpty {
-      let header = [UInt8](header)
-      guard header.count == 100, header.starts(with: Array("SQLite format 3\0".utf8)) else {
-        throw .corrupt(path: path)
-      }
-      let applicationID = bigEndian(header[68..<72])
-      let pageCount = bigEndian(header[28..<32])
-      // Our first migration sets the application id in the same transaction as the first
-      // table, so an id of 0 with tables means someone else's database.
-      guard applicationID == schema.applicationID || (applicationID == 0 && pageCount <= 1)
-      else { throw .corrupt(path: path) }
-    }
+    if headerProblem([UInt8](header), schema: schema) != nil { throw .corrupt(path: path) }
   }
 
-  static func bigEndian(_ bytes: ArraySlice<UInt8>) -> UInt32 {
+  /// Why the first 100 bytes of a file say it is not one of our `schema` stores (nil when
+  /// they are ours, or empty: SQLite reads an empty file as an empty database).
+  static func headerProblem(_ header: [UInt8], schema: Schema) -> String? {
+    if header.isEmpty { return nil }
+    guard header.count == 100, header.starts(with: Array("SQLite format 3\0".utf8)) else {
+      return "not an SQLite file"
+    }
+    let applicationID = bigEndian(header[68..<72])
+    let pageCount = bigEndian(header[28..<32])
+    // Our first migration sets the application id in the same transaction as the first
+    // table, so an id of 0 with tables means someone else's database.
+    guard applicationID == schema.applicationID || (applicationID == 0 && pageCount <= 1) else {
+      return "another program's SQLite database, not gutenberg's \(schema.name)"
+    }
+    return nil
+  }
+
+  private static func bigEndian(_ bytes: ArraySlice<UInt8>) -> UInt32 {
     bytes.reduce(0) { $0 << 8 | UInt32($1) }
+  }
+
+  /// The size of `path`'s write-ahead log, 0 when there is none.
+  static func walSize(_ path: String) -> Int {
+    (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int) ?? 0
+  }
+
+  /// What a read-only connection opens for `path`: the file itself when a writer left a WAL
+  /// (read through it), else the file as immutable (a read-only connection cannot open a WAL
+  /// database with no WAL).
+  static func readOnlyTarget(_ path: String) -> String {
+    walSize(path) > 0 ? path : immutableURI(path)
   }
 
   static func exists(_ path: String) -> Bool {

@@ -22,7 +22,7 @@ import Foundation
 ///
 /// A record without a title or a download count is one the server hides: nil.
 enum FeedRecordReader {
-  static let lcsh = RDFNode.Namespace.dc.rawValue + "LCSH"
+  static let lcsh = "\(RDFNode.Namespace.dc.href)LCSH"
 
   /// Why libxml2 could not be opened, nil once it is. It is not linked: only a feed sync
   /// parses XML, so no other command maps it nor the ICU libraries it depends on.

@@ -5,14 +5,10 @@ import CLibXML2
 /// follow Gutendex's `get_book` path by path.
 struct RDFNode {
   /// The namespaces `get_book` names (its `NAMESPACES`).
-  enum Namespace: String {
-    case dc = "http://purl.org/dc/terms/"
-    case dcam = "http://purl.org/dc/dcam/"
-    case marcrel = "http://id.loc.gov/vocabulary/relators/"
-    case pg = "http://www.gutenberg.org/2009/pgterms/"
-    case rdf = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
+  enum Namespace {
+    case dc, dcam, marcrel, pg, rdf
 
-    /// The URI as a static string, compared byte for byte with libxml2's without a copy.
+    /// The URI, a static string: compared byte for byte with libxml2's without a copy.
     var href: StaticString {
       switch self {
       case .dc: "http://purl.org/dc/terms/"
@@ -150,7 +146,7 @@ struct RDFNode {
 
   /// The attribute `{namespace}name`, as written.
   func attribute(_ namespace: Namespace, _ name: String) -> String? {
-    guard let value = gb_xml_attribute(pointer, name, namespace.rawValue) else { return nil }
+    guard let value = gb_xml_attribute(pointer, name, "\(namespace.href)") else { return nil }
     defer { gb_xml_free(value) }
     return String(cString: value)
   }

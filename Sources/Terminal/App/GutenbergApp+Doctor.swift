@@ -14,11 +14,10 @@ extension GutenbergApp {
   ) -> ExitStatus {
     let findings = StoreDoctor.examine(location(options: options), repair: repair)
     for finding in findings {
-      let line = Sanitizer.sanitize(finding.line)
       if finding.state == .failed {
         output.printError("error: \(Sanitizer.sanitize(finding.detail))")
       } else {
-        output.print(line)
+        output.print(Sanitizer.sanitize(finding.line))
       }
     }
     if !repair, findings.contains(where: { $0.state == .damaged && $0.name != "catalogue" }) {
