@@ -80,7 +80,7 @@ extension GutenbergApp {
       }
     }
     // Ctrl-C cancels the request in flight; what arrived is kept for the next sync.
-    let interrupts = InterruptHandler { _ in }
+    let interrupts = InterruptHandler {}
     interrupts.begin { task.cancel() }
     let signalSource = interrupts.install()
     defer { interrupts.uninstall(signalSource) }
