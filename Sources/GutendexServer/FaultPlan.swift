@@ -43,6 +43,9 @@ public struct FaultPlan: Sendable, Hashable {
   public var redirectToForeignHost: Bool
   /// Rewrite book titles and first author names with terminal escapes (see ``HostileText``).
   public var hostileText: Bool
+  /// Files mode: the body goes out at most this many bytes a second, in pieces a tenth of a
+  /// second apart (a slow mirror or a throttled link); nil: as fast as the client reads.
+  public var bodyBytesPerSecond: Int?
   /// How many more requests the plan applies to before the server heals itself (nil: all).
   /// A test that needs "fail twice, then work" sets 2 here rather than racing the client to
   /// switch the faults off.
@@ -55,8 +58,10 @@ public struct FaultPlan: Sendable, Hashable {
     invalidJSON: Bool = false, wrongContentType: Bool = false, resetMidBody: Bool = false,
     stallAfterHeaders: Bool = false, stallMidBody: Bool = false,
     oversizedBody: OversizedBody? = nil,
-    redirectToForeignHost: Bool = false, hostileText: Bool = false, remainingRequests: Int? = nil
+    redirectToForeignHost: Bool = false, hostileText: Bool = false,
+    bodyBytesPerSecond: Int? = nil, remainingRequests: Int? = nil
   ) {
+    self.bodyBytesPerSecond = bodyBytesPerSecond
     self.latency = latency
     self.holdUntilReleased = holdUntilReleased
     self.statusScript = statusScript

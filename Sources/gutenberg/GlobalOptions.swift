@@ -45,7 +45,7 @@ struct GlobalOptions: ParsableArguments {
   @Option(parsing: .unconditional, help: "Seconds to wait for the server per request (default 15).")
   var timeout: Double?
 
-  @Flag(help: "One line per request on standard error: API pages and book files.")
+  @Flag(help: "One line per request on standard error: API pages, book files and the feed.")
   var verbose = false
 
   func validate() throws {

@@ -48,24 +48,26 @@ public enum FeedReader {
   /// Reads the feed from `body`, each book into `records` as it is read; throws
   /// ``FeedArchive/Failure`` when the archive is not a readable tar (with the network's own
   /// error inside when that is what stopped it), or what `records` threw.
-  static func read<Records: Books>(_ body: HTTPBody, into records: Records) async throws
-    -> Reading<Records>
-  {
+  /// `progress` hears the bytes received and the books read so far, after each piece of the
+  /// body and each book (from the transfer's task and the parsing thread).
+  static func read<Records: Books>(
+    _ body: HTTPBody, into records: Records, progress: FeedProgress = FeedProgress()
+  ) async throws -> Reading<Records> {
     let pipe = FeedPipe()
     // Ctrl-C ends the transfer; the archive then reads a truncated stream and stops.
     return try await withTaskCancellationHandler {
-      try await start(body, pipe, records)
+      try await start(body, pipe, records, progress)
     } onCancel: {
       body.cancel()
     }
   }
 
   private static func start<Records: Books>(
-    _ body: HTTPBody, _ pipe: FeedPipe, _ records: Records
+    _ body: HTTPBody, _ pipe: FeedPipe, _ records: Records, _ progress: FeedProgress
   ) async throws -> Reading<Records> {
     try await withCheckedThrowingContinuation { continuation in
       let thread = Thread {
-        let outcome = Result { try readArchive(pipe, records) }
+        let outcome = Result { try readArchive(pipe, records, progress) }
         pipe.closeReader()
         continuation.resume(with: outcome)
       }
@@ -74,6 +76,7 @@ public enum FeedReader {
       Task {
         do {
           for try await piece in body {
+            progress.received(piece.count)
             guard await pipe.write(piece) else {
               body.cancel()
               break
@@ -89,13 +92,15 @@ public enum FeedReader {
 
   /// Expands the archive on this thread and parses its records on a second one, in archive
   /// order, through a bounded ``FeedRecordQueue``.
-  private static func readArchive<Records: Books>(_ pipe: FeedPipe, _ records: Records) throws
-    -> Reading<Records>
-  {
+  private static func readArchive<Records: Books>(
+    _ pipe: FeedPipe, _ records: Records, _ progress: FeedProgress
+  ) throws -> Reading<Records> {
     let queue = FeedRecordQueue()
     let parsed = ParsedReading<Records>()
     let parser = Thread {
-      let outcome = Result { try parse(queue, into: Reading(records: records)) }
+      let outcome = Result {
+        try parse(queue, into: Reading(records: records), progress: progress)
+      }
       // A sink that failed (a full disk) stops the archive too; its records would go nowhere.
       if case .failure = outcome { queue.stopConsuming() }
       parsed.finish(outcome)
@@ -137,7 +142,7 @@ public enum FeedReader {
 
   /// Reads each record the queue hands over into `reading`, until the queue is closed.
   private static func parse<Records: Books>(
-    _ queue: FeedRecordQueue, into start: Reading<Records>
+    _ queue: FeedRecordQueue, into start: Reading<Records>, progress: FeedProgress
   ) throws -> Reading<Records> {
     var reading = start
     while let item = queue.pop() {
@@ -163,6 +168,7 @@ public enum FeedReader {
           // What the sink throws (a full disk) ends the reading, unlike a broken record.
           try reading.records.add(book)
           reading.count += 1
+          progress.read(books: reading.count)
         }
         reading.seen.insert(id)
       }
