@@ -238,7 +238,7 @@ public struct GutendexClient: Sendable {
 
   /// `Retry-After` as delay-seconds or as an HTTP date (IMF-fixdate, RFC 850 or asctime),
   /// relative to `now`; a date in the past means no wait. Nil when absent or unreadable.
-  static func retryAfter(_ value: String?, now: Date = Date()) -> Duration? {
+  package static func retryAfter(_ value: String?, now: Date = Date()) -> Duration? {
     guard let value = value?.trimmingCharacters(in: .whitespaces), !value.isEmpty else {
       return nil
     }

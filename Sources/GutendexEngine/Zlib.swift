@@ -3,10 +3,11 @@ import Foundation
 
 /// The zlib calls the snapshot tools need (reading the gzip-compressed source catalogue).
 enum Zlib {
-  /// Decompresses gzip data (all members, like `gzip -dc`) or a zlib stream.
-  static func gunzip(_ data: Data) throws -> [UInt8] {
+  /// Decompresses gzip data (all members, like `gzip -dc`) or a zlib stream; throws once the
+  /// output would pass `limit` bytes (a small file that expands without end is refused).
+  static func gunzip(_ data: Data, limit: Int = .max) throws -> [UInt8] {
     var out: [UInt8] = []
-    out.reserveCapacity(data.count * 4)
+    out.reserveCapacity(min(limit, data.count * 4))
     var chunk = [UInt8](repeating: 0, count: 1 << 20)
     try data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
       guard let base = raw.baseAddress?.assumingMemoryBound(to: Bytef.self) else { return }
@@ -29,7 +30,11 @@ enum Zlib {
           guard status == Z_OK || status == Z_STREAM_END else {
             throw EngineError.compression("inflate returned \(status)")
           }
-          out.append(contentsOf: chunk[0..<(chunk.count - Int(stream.avail_out))])
+          let produced = chunk.count - Int(stream.avail_out)
+          guard out.count + produced <= limit else {
+            throw EngineError.compression("expands to more than \(limit) bytes")
+          }
+          out.append(contentsOf: chunk[0..<produced])
         } while status != Z_STREAM_END
         offset = raw.count - Int(stream.avail_in)
       }

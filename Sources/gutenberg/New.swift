@@ -4,9 +4,10 @@ import Terminal
 
 struct New: GlobalOptionsCommand {
   static let configuration = CommandConfiguration(
-    abstract: "List the books the last sync added, those by authors you keep first.",
+    abstract: "List the books syncs added that you have not seen, those by authors you keep first.",
     discussion: """
-      The books syncs added to the local catalogue since the last sync (or --since), the first \
+      The books syncs added to the local catalogue that `new` has not shown you yet, whatever \
+      syncs came in between (or those since --since), the first \
       32 unless --all: those by an author of one of your favourites first, then those in a subject or on a bookshelf of \
       one, each with its reason, then the rest, newest first. Piped: id, title, authors, \
       languages, downloads, added (the sync's time), issued (the feed's release date, when a \
@@ -16,7 +17,7 @@ struct New: GlobalOptionsCommand {
   @OptionGroup(title: GlobalOptions.title) var global: GlobalOptions
   @Option(
     help: ArgumentHelp(
-      "From when: last-sync (the default), a day (2026-11-20), a moment "
+      "From when instead of what you have not seen: last-sync, a day (2026-11-20), a moment "
         + "(2026-11-20T08:00:00Z) or a span back from now (7d, 12h).",
       valueName: "when"))
   var since: String?
@@ -43,7 +44,7 @@ struct New: GlobalOptionsCommand {
   }
 
   func sinceValue() throws -> NewBooks.Since {
-    guard let since else { return .lastSync }
+    guard let since else { return .unseen }
     switch SinceText.parse(since) {
     case .success(let value): return value
     case .failure(let failure): throw ValidationError("--since: \(failure.message)")

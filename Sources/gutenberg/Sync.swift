@@ -4,7 +4,8 @@ import Terminal
 struct Sync: GlobalOptionsCommand {
   static let configuration = CommandConfiguration(
     commandName: "sync",
-    abstract: "Bring the local catalogue up to date from the server (new books, your books).")
+    abstract:
+      "Bring the local catalogue up to date from Project Gutenberg's daily files (or a server).")
 
   @OptionGroup(title: GlobalOptions.title) var global: GlobalOptions
   @Flag(help: "Refresh from Project Gutenberg's feed now, whatever its age.") var feed = false
@@ -18,6 +19,13 @@ struct Sync: GlobalOptionsCommand {
       "Refresh from the feed when the last refresh is older (GUTENBERG_FEED_MAX_AGE; 7d; never).",
       valueName: "age"))
   var feedMaxAge: String?
+  @Option(
+    help: ArgumentHelp(
+      "Project Gutenberg's site (or a copy laid out the same way) whose today.rss, records and "
+        + "pg_catalog.csv.gz keep the catalogue current (GUTENBERG_PG_URL; "
+        + "https://www.gutenberg.org).",
+      valueName: "url"))
+  var pgURL: String?
   @Flag(help: "List the last 20 syncs instead.") var log = false
   @Flag(help: "Print JSON.") var json = false
 
@@ -33,12 +41,14 @@ struct Sync: GlobalOptionsCommand {
     let feed = feed
     let feedURL = feedURL
     let feedMaxAge = feedMaxAge
+    let pgURL = pgURL
     if log {
       try await global.run { await $0.syncLog(format: format) }
     } else {
       try await global.run {
         await $0.sync(
-          full: full, feed: feed, feedURL: feedURL, feedMaxAge: feedMaxAge, format: format)
+          full: full, feed: feed, feedURL: feedURL, feedMaxAge: feedMaxAge, pgURL: pgURL,
+          format: format)
       }
     }
   }

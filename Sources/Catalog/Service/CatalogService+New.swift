@@ -28,19 +28,27 @@ extension CatalogService {
     let lastSync = state?.runs.last { $0.result != .failed }?.started
     let hasSynced = lastSync != nil
     let from: Date
+    let seen = since == .unseen ? files.readNewSeen() : nil
     switch since {
     case .lastSync: from = lastSync ?? Self.snapshotStart
+    case .unseen: from = seen ?? Self.snapshotStart
     case .date(let date): from = date
     }
     func nothingNew(damage: String? = nil) -> NewBooks {
-      NewBooks(
+      var none = NewBooks(
         items: [], since: from, sinceLastSync: since == .lastSync && hasSynced,
         hasSynced: hasSynced, damage: damage)
+      none.unseen = since == .unseen
+      return none
     }
     if let damage { return nothingNew(damage: damage) }
-    // Arrivals are kept to the second, as the state keeps a sync's start (cut, not rounded).
+    // Arrivals are kept to the second, as the state keeps a sync's start (cut, not rounded);
+    // the books new to the user are those added after the newest one shown.
     let threshold = from.timeIntervalSince1970.rounded(.down)
-    let arrivals = files.readArrivals().filter { $0.added.timeIntervalSince1970 >= threshold }
+    let arrivals = files.readArrivals().filter {
+      seen == nil
+        ? $0.added.timeIntervalSince1970 >= threshold : $0.added.timeIntervalSince1970 > threshold
+    }
     guard !arrivals.isEmpty else { return nothingNew() }
     let engine: GutendexEngine
     do {
@@ -78,11 +86,22 @@ extension CatalogService {
       return NewBooks.Item(
         book: book, added: arrival.added, issued: arrival.issued, reason: entry.reason)
     }
-    return NewBooks(
+    var listed = NewBooks(
       items: items, total: ranked.count,
       byAuthorsYouKeep: ranked.count { $0.reason?.rank == 0 },
       inSubjectsYouKeep: ranked.count { ($0.reason?.rank ?? 0) > 0 }, since: from,
       sinceLastSync: since == .lastSync && hasSynced, hasSynced: hasSynced)
+    listed.unseen = since == .unseen
+    listed.newestAdded = found.map(\.arrival.added).max()
+    return listed
+  }
+
+  /// Records that the user has now seen every book `found` counts (``NewBooks/Since/unseen``):
+  /// the next `new` lists only books added after them. Called when the list is shown.
+  public func markNewBooksSeen(_ found: NewBooks) {
+    guard found.unseen, found.total > 0, let files = local?.files, let newest = found.newestAdded
+    else { return }
+    files.markNewSeen(upTo: newest)
   }
 
   /// The largest delta file read whole into memory to look new books up.

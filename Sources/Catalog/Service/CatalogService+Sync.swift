@@ -67,12 +67,13 @@ extension CatalogService {
   /// Brings the local catalogue up to date from the server (new books, then the favourites'
   /// and library's books in `ids=` batches); favourites the server no longer has are marked.
   /// The run is returned whatever its result (and logged); only "cannot sync at all" throws.
-  /// `feed` replaces the policy's feed refresh (`sync --feed`, `--feed-url`).
+  /// `feed` replaces the policy's feed refresh (`sync --feed`, `--feed-url`), `sources` its
+  /// sources (`sync --pg-url`).
   ///
   /// `events` hears what the sync has done so far, as it goes (pages, the feed's bytes and
   /// books), from any thread: what a progress line draws.
   public func syncCatalogue(
-    full: Bool = false, feed: FeedOptions? = nil,
+    full: Bool = false, feed: FeedOptions? = nil, sources: SyncSources? = nil,
     events: (@Sendable (SyncEvent) -> Void)? = nil
   ) async throws(CatalogError) -> SyncReport {
     guard let local, let files = local.files else {
@@ -87,10 +88,14 @@ extension CatalogService {
     var sync = CatalogueSync(
       client: client, files: files, feed: (feed ?? local.policy.feed)?.policy, now: now)
     sync.events = events
+    let sources = sources ?? local.policy.sources
+    sync.gutenberg = sources.gutenberg
+    sync.walksServer = sources.walksServer
     let outcome = await sync.run(holdings: held, full: full)
+    // Only the server's own answers say whether the server is up (not Project Gutenberg's).
     switch outcome.run.cause {
-    case nil: network.markOnline()
-    case .unavailable?, .rateLimited?:
+    case nil where sources.walksServer: network.markOnline()
+    case .unavailable? where sources.walksServer, .rateLimited? where sources.walksServer:
       network.markOffline(outcome.run.note ?? "the server is unavailable", at: now())
     default: break
     }

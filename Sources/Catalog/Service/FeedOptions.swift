@@ -21,6 +21,10 @@ public struct FeedOptions: Sendable, Hashable {
     self.force = force
   }
 
+  /// A month: how often the feed is read for its download counts when Project Gutenberg's
+  /// small files keep the catalogue current day by day.
+  public static let countsMaxAge: TimeInterval = 30 * 24 * 3600
+
   /// The sync's policy for these options.
   var policy: FeedPolicy { FeedPolicy(url: url, maxAge: maxAge, force: force) }
 }

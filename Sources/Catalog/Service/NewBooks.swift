@@ -9,6 +9,9 @@ public struct NewBooks: Sendable {
   public enum Since: Sendable, Hashable {
     /// The start of the last sync that brought or checked anything (not one that failed).
     case lastSync
+    /// What the user has not seen yet: the books added after the newest one `new` last showed
+    /// (all recorded arrivals before it showed any); showing them moves that marker.
+    case unseen
     /// This moment.
     case date(Date)
   }
@@ -91,6 +94,11 @@ public struct NewBooks: Sendable {
   public var sinceLastSync: Bool
   /// Whether the local catalogue ever synced (if not, nothing can be new).
   public var hasSynced: Bool
+  /// Whether these are the books new to the user (``Since/unseen``): ``since`` is then when
+  /// the newest book `new` showed before was added.
+  public var unseen = false
+  /// When the newest book counted was added (what showing them marks as seen).
+  public var newestAdded: Date?
   /// Why the local catalogue could not be read (a damaged state file or index), when it could
   /// not: then nothing is listed, and the next sync rebuilds it.
   public var damage: String?

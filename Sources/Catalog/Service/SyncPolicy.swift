@@ -17,6 +17,8 @@ public struct SyncPolicy: Sendable, Hashable {
   public var backgroundSync: Bool
   /// When a sync (the browser's too) also refreshes from Project Gutenberg's feed; nil never.
   public var feed: FeedOptions?
+  /// Which sources a sync reads: Project Gutenberg's small files, a Gutendex server's pages.
+  public var sources = SyncSources()
 
   /// Where a recent failure to reach the server is remembered across processes, so that
   /// pages answer locally at once for a few minutes; nil: every page asks the server

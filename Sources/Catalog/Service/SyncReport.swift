@@ -50,6 +50,16 @@ public struct SyncReport: Sendable, Hashable {
   public var cause: Cause?
   /// How the refresh from Project Gutenberg's feed went; nil when this sync did not try one.
   public var feed: FeedReport?
+  /// What each source did (today.rss, records, the catalogue list, the feed, the API), in the
+  /// order asked; empty for a run logged before sources were counted.
+  public var sources: [SourceCounts] = []
+  /// The books this sync removed because Project Gutenberg no longer lists them.
+  public var removedIDs: [Int] = []
+  /// Bytes received from the sources that count them; nil when none did.
+  public var bytes: Int64?
+
+  /// How many books it removed.
+  public var removed: Int { removedIDs.count }
 
   /// A report with these figures (the service makes them; tests and fronts may too).
   public init(
@@ -73,6 +83,9 @@ public struct SyncReport: Sendable, Hashable {
       requests: run.requests, result: Result(run.result), note: run.note, full: run.full)
     cause = run.cause.map(Cause.init)
     feed = run.feed.map(FeedReport.init)
+    sources = run.sources ?? []
+    removedIDs = run.removedIDs ?? []
+    bytes = run.bytes
   }
 }
 

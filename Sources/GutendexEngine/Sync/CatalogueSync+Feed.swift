@@ -1,5 +1,6 @@
 import Foundation
 import Gutendex
+import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -84,12 +85,14 @@ extension CatalogueSync {
     }
     defer { index.close() }
     let reading: FeedReader.Reading<StreamedIndex>
+    let received = Atomic<Int64>(0)
     do {
       let total = response.body.length
       let events = self.events
       reading = try await FeedReader.read(
         response.body, into: index,
         progress: FeedProgress { bytes, books in
+          received.store(bytes, ordering: .relaxed)
           events?(.feed(bytes: bytes, total: total, books: books))
         })
       try Task.checkCancellation()
@@ -119,13 +122,28 @@ extension CatalogueSync {
     index = reading.records
 
     var written: URL?
+    var arrivedCount = 0
+    var removed: [Int] = []
+    var keptMissing = 0
     do {
-      // Books held here that the feed lacks (or whose record was broken) stay, as on the
-      // real server, which never deletes a book its feed stopped listing.
       // The previous catalogue's ids, listed once (a merge of base and delta): for the books
-      // kept here, and for the arrivals below.
+      // kept or removed here, and for the arrivals below.
       let heldIDs = base.bookIDs
-      for id in heldIDs where !reading.seen.contains(id) {
+      // A book whose record left the feed is deleted, as Gutendex's `updatecatalog` deletes
+      // it; but not one that arrived after the feed was made (it is newer than the file), one
+      // whose record is there but broken, nor any when so many are missing that the file is
+      // more likely incomplete than PG's catalogue smaller.
+      let listed = reading.seen.union(reading.skipped.map(\.id))
+      let made = response.header("Last-Modified").flatMap(TodayRSS.date) ?? now()
+      let later = Set(files.readArrivals().filter { $0.added > made }.map(\.id))
+      let lacking = heldIDs.filter { !listed.contains($0) }
+      removed = lacking.filter { !later.contains($0) }
+      if removed.count > LocalCatalogueFiles.removalLimit(bookCount: heldIDs.count) {
+        keptMissing = removed.count
+        removed = []
+      }
+      let removing = Set(removed)
+      for id in lacking where !removing.contains(id) {
         guard let json = base.bookJSON(id: id) else { continue }
         var parser = JSONParser(Array(json), options: BookRecord.jsonOptions)
         if let record = try? BookRecord.read(from: &parser) { try index.add(record) }
@@ -151,6 +169,7 @@ extension CatalogueSync {
       // By id alone: building each book's JSON to see whether it exists took 3 s of a refresh.
       let held = Set(heldIDs)
       let arrived = reading.records.ids.filter { !held.contains($0) }.sorted()
+      arrivedCount = arrived.count
       try files.recordArrivals(arrived, at: refreshed, issued: reading.issued)
       try files.commit(baseNamed: name, bookCount: bookCount, state: next)
       written = nil
@@ -163,13 +182,24 @@ extension CatalogueSync {
       return failed("cannot write the local catalogue: \(error)", .files)
     }
     let skipped = reading.skipped.map(\.id).sorted()
-    let note =
-      skipped.isEmpty
-      ? nil
-      : "skipped unreadable records: "
-        + reading.skipped.prefix(5).map { "book \($0.id) (\($0.reason))" }.joined(separator: ", ")
-    return FeedOutcome(
-      result: .refreshed, books: reading.count, skipped: skipped, note: note,
-      requests: requests)
+    var notes: [String] = []
+    if !skipped.isEmpty {
+      notes.append(
+        "skipped unreadable records: "
+          + reading.skipped.prefix(5).map { "book \($0.id) (\($0.reason))" }.joined(separator: ", ")
+      )
+    }
+    if keptMissing > 0 {
+      notes.append(
+        "kept \(keptMissing) books the feed lacks (too many for a complete list to drop)")
+    }
+    var outcome = FeedOutcome(
+      result: .refreshed, books: reading.count, skipped: skipped,
+      note: notes.isEmpty ? nil : notes.joined(separator: "; "), requests: requests)
+    outcome.added = arrivedCount
+    outcome.removedIDs = removed
+    outcome.bytes = received.load(ordering: .relaxed)
+    outcome.keptMissing = keptMissing > 0 ? keptMissing : nil
+    return outcome
   }
 }

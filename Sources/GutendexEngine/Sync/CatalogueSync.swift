@@ -35,6 +35,13 @@ public struct CatalogueSync: Sendable {
   /// When to refresh from Project Gutenberg's feed first (see `CatalogueSync+Feed.swift`);
   /// nil never.
   public var feed: FeedPolicy?
+  /// Where and how to read Project Gutenberg's daily changes (see
+  /// `CatalogueSync+Gutenberg.swift`); nil not at all.
+  public var gutenberg: GutenbergPolicy?
+  /// Whether the Gutendex server's pages are walked for new books and the held books
+  /// refreshed in `ids=` batches (a self-hosted Gutendex); false when PG's own files keep the
+  /// catalogue current.
+  public var walksServer = true
   /// Told what the sync has done so far, as it goes (see ``SyncEvent``); from any thread.
   public var events: (@Sendable (SyncEvent) -> Void)?
   /// The most books a walk keeps pending beyond those the catalogue has: a server that keeps
@@ -87,9 +94,43 @@ public struct CatalogueSync: Sendable {
       started: started, seconds: 0, added: 0, updated: 0, requests: 0, result: .failed, full: full)
     var held: [Book] = []
     var missing: [Int] = []
+    var daily: GutenbergReading?
+    // The one record of what each source did; every count the run prints is taken from it.
+    func tally(added: [Int] = [], updated: [Int] = []) {
+      var sources: [SourceCounts] = []
+      if let feed = run.feed {
+        var counts = SourceCounts(source: .feed)
+        counts.requests = feed.requests
+        counts.bytes = feed.bytes ?? 0
+        counts.added = feed.added ?? 0
+        counts.removed = feed.removedIDs?.count ?? 0
+        counts.skipped = feed.skipped.count
+        counts.unchanged = feed.result == .unchanged
+        sources.append(counts)
+      }
+      let fetched = daily?.fetched ?? []
+      if var reading = daily {
+        reading.records.added = added.count { fetched.contains($0) }
+        reading.records.changed = updated.count { fetched.contains($0) }
+        sources += reading.sources
+      }
+      if walksServer {
+        var api = SourceCounts(source: .api)
+        api.requests = counter.load(ordering: .relaxed)
+        api.added = added.count { !fetched.contains($0) }
+        api.changed = updated.count { !fetched.contains($0) }
+        sources.append(api)
+      }
+      run.sources = sources
+      run.added = added.count + (run.feed?.added ?? 0)
+      run.updated = updated.count
+      let removed = (run.feed?.removedIDs ?? []) + (daily?.gone ?? [])
+      run.removedIDs = removed.isEmpty ? nil : removed.sorted()
+      run.requests = sources.reduce(0) { $0 + $1.requests }
+    }
     func finish(_ state: SyncState?) -> Outcome {
       run.seconds = elapsed()
-      run.requests = counter.load(ordering: .relaxed) + (run.feed?.requests ?? 0)
+      tally()
       if var state {
         state.record(run)
         do {
@@ -142,6 +183,49 @@ public struct CatalogueSync: Sendable {
     files.removeStaleIndexes(keeping: state)
     // The feed first: the walk below then only adds what is newer than the feed.
     if let feed { run.feed = await refreshFromFeed(feed, state: &state, base: &base) }
+    // Then PG's small files: what changed since, into the pending list; books gone from a
+    // newer complete list are removed now, before the pending books are merged.
+    var listNote: String?
+    if let gutenberg {
+      var reading = await readGutenberg(gutenberg, state: state, base: base)
+      if reading.needsFeed, run.feed?.result != .refreshed {
+        // Too many records to fetch one by one: the whole feed, whatever its age.
+        let policy = FeedPolicy(url: feed?.url ?? gutenberg.site.feed, maxAge: nil, force: true)
+        run.feed = await refreshFromFeed(policy, state: &state, base: &base)
+      }
+      if run.feed?.result == .refreshed {
+        // A feed read whole is a complete list as of now: the counts are fresh too.
+        var next =
+          reading.next ?? state.gutenberg
+          ?? GutenbergState(
+            site: gutenberg.site.base.absoluteString)
+        let made = state.feed?.lastModified.flatMap(TodayRSS.date) ?? now()
+        next.currentAsOf = max(next.currentAsOf ?? .distantPast, made)
+        next.countsRefreshed = now()
+        reading.next = next
+      }
+      let limit = LocalCatalogueFiles.removalLimit(bookCount: base.bookCount)
+      if reading.gone.count > limit {
+        listNote =
+          "pg_catalog.csv lacks \(reading.gone.count) books held here, too many for a complete "
+          + "list to drop; none removed"
+        reading.gone = []
+      }
+      if !reading.gone.isEmpty, reading.stop == nil {
+        do {
+          state = try files.removing(Set(reading.gone), from: base, state: state)
+          base = try files.openEngine()
+          reading.csv?.removed = reading.gone.count
+        } catch {
+          run.note = "cannot write the local catalogue: \(error)"
+          run.cause = .files
+          return finish(state)
+        }
+      } else {
+        reading.gone = []
+      }
+      daily = reading
+    }
 
     let known = Set(base.bookIDs)
     let pending = files.readPending()
@@ -212,6 +296,9 @@ public struct CatalogueSync: Sendable {
     }
 
     do {
+      // PG's files stopped early: what they brought is merged, and the next sync goes on.
+      if let stopped = daily?.stop { throw stopped }
+      guard walksServer else { throw WalkSkipped() }
       let resumeParts = resume?.split(separator: "\n").map(String.init) ?? []
       // Each saved point: "<watermark> <link>".
       let saved: [(limit: Int, link: String)] = resumeParts.dropFirst().compactMap { line in
@@ -250,6 +337,8 @@ public struct CatalogueSync: Sendable {
         let returned = Set(answered.map(\.id))
         missing += batch.filter { !returned.contains($0) }
       }
+    } catch is WalkSkipped {
+      // Only PG's files this time: nothing to walk.
     } catch let error as GutendexError {
       stop = error
     } catch let error as WalkBound {
@@ -265,6 +354,9 @@ public struct CatalogueSync: Sendable {
       run.cause = .files
       return finish(state)
     }
+    if let badFile = daily?.badFile {
+      bounded = [bounded, badFile].compactMap { $0 }.joined(separator: "; ")
+    }
     run.cause = bounded != nil ? .badData : Self.cause(of: stop)
     if !skipped.isEmpty {
       // Named, one line: the rest of each page was kept.
@@ -274,6 +366,18 @@ public struct CatalogueSync: Sendable {
         .compactMap { $0 }.joined(separator: "; ")
     }
 
+    // Held books PG no longer lists are kept by the stores and marked.
+    let removedNow = Set((run.feed?.removedIDs ?? []) + (daily?.gone ?? []))
+    let heldRemoved = holdings.filter { removedNow.contains($0) }
+    if !walksServer {
+      // No `ids=` batches ran: the marks of earlier syncs stand.
+      missing = state.missingIDs.filter { !removedNow.contains($0) }
+    }
+    missing = Array(Set(missing + heldRemoved))
+    // PG's files were all read: what they said is remembered (validators, the list's date).
+    if let daily, daily.stop == nil, daily.badFile == nil, let next = daily.next {
+      state.gutenberg = next
+    }
     if case .cancelled = stop {
       // Ctrl-C: what arrived stays pending for the next sync; nothing slow happens now.
       run.result = .partial
@@ -292,7 +396,7 @@ public struct CatalogueSync: Sendable {
       // Nothing changed: the index stands; only the state (the run, the marks) is written.
       state.missingIDs = missing.sorted()
       run.result = bounded == nil ? .ok : .partial
-      if let bounded { run.note = bounded }
+      if let bounded { run.note = bounded } else if let listNote { run.note = listNote }
       let outcome = finish(state)
       // Every pending book is held as it is: should a power cut bring them back, the next
       // sync finds nothing to change again, so this need not wait for the disk.
@@ -302,8 +406,7 @@ public struct CatalogueSync: Sendable {
     do {
       // Only the delta is written: the base (snapshot or feed refresh) stays as it is.
       let merge = try base.deltaIndex(upserting: incoming)
-      run.added = merge.added.count
-      run.updated = merge.updated.count
+      tally(added: merge.added, updated: merge.updated)
       var synced = files.readSyncedIDs()
       synced.formUnion(merge.added + merge.updated)
       // Written first: ids that are ahead of the state only make the next count right sooner.
@@ -318,12 +421,12 @@ public struct CatalogueSync: Sendable {
       } else if stop == nil {
         state.missingIDs = missing.sorted()
         run.result = .ok
+        run.note = listNote
       } else {
         run.result = .partial
         run.note = Self.note(for: stop)
       }
       run.seconds = elapsed()
-      run.requests = counter.load(ordering: .relaxed) + (run.feed?.requests ?? 0)
       var committed = state
       committed.record(run)
       // Before the state that makes them visible (see `LocalCatalogueFiles+Arrivals.swift`).
@@ -363,6 +466,9 @@ public struct CatalogueSync: Sendable {
     return "\(error.description); the next sync resumes where this one stopped"
   }
 }
+
+/// The server is not walked this time (PG's own files keep the catalogue current).
+struct WalkSkipped: Error {}
 
 /// A walk that went past one of its bounds (see ``CatalogueSync``): it stops with one line.
 struct WalkBound: Error {

@@ -48,6 +48,15 @@ public struct FeedOutcome: Sendable, Hashable, Codable {
   /// What stopped it when it failed: the network (`unavailable`), a file that is not the
   /// feed (`badData`), or the local files.
   public var cause: SyncRun.Cause?
+  /// Books it added that the catalogue did not have (nil in a run logged before it was counted).
+  public var added: Int?
+  /// Books the feed no longer lists, removed from the catalogue.
+  public var removedIDs: [Int]?
+  /// Bytes of the archive received.
+  public var bytes: Int64?
+  /// Books held here the feed lacks that were kept all the same, because so many are missing
+  /// that the file is more likely incomplete than PG's catalogue smaller (nil: none).
+  public var keptMissing: Int?
 
   /// An outcome.
   public init(

@@ -6,4 +6,6 @@ public enum SyncEvent: Sendable, Hashable {
   /// Project Gutenberg's feed: `bytes` of the archive received so far (of `total`, when the
   /// server announced it), and `books` read from it.
   case feed(bytes: Int64, total: Int64?, books: Int)
+  /// Project Gutenberg's per-book records: `books` fetched and read so far, of `of`.
+  case record(books: Int, of: Int)
 }

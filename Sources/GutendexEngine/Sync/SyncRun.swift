@@ -32,6 +32,20 @@ public struct SyncRun: Sendable, Hashable, Codable {
   public var cause: Cause?
   /// How the refresh from Project Gutenberg's feed went; nil when this sync did not try one.
   public var feed: FeedOutcome?
+  /// What each source did (today.rss, records, the catalogue list, the feed, the API), in the
+  /// order asked; nil in a run logged before sources were counted.
+  public var sources: [SourceCounts]?
+  /// The books this sync removed because PG no longer lists them (nil: none).
+  public var removedIDs: [Int]?
+
+  /// How many books this sync removed.
+  public var removed: Int { removedIDs?.count ?? 0 }
+
+  /// Bytes received from every source that counts them (nil when none did).
+  public var bytes: Int64? {
+    let counted = (sources ?? []).filter { $0.source != .api }
+    return counted.isEmpty ? nil : counted.reduce(0) { $0 + $1.bytes }
+  }
 
   /// What stopped a sync before the end.
   public enum Cause: String, Sendable, Hashable, Codable {

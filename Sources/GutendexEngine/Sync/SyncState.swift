@@ -33,6 +33,8 @@ public struct SyncState: Sendable, Hashable, Codable {
   public var runs: [SyncRun]
   /// The last refresh from Project Gutenberg's feed; nil when there was none.
   public var feed: FeedState?
+  /// What the last syncs from Project Gutenberg's small files recorded; nil before the first.
+  public var gutenberg: GutenbergState?
 
   /// A state for a catalogue that is still the embedded snapshot of `snapshotDate`.
   public init(snapshotDate: String, bookCount: Int) {

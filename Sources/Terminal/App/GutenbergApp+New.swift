@@ -17,6 +17,8 @@ extension GutenbergApp {
       return fail(error)
     }
     if let note = Self.damageNote(found) { output.printError(note) }
+    // Shown: the books are no longer new to the user (a language filter shows only some).
+    defer { if languages.isEmpty { service.markNewBooksSeen(found) } }
     switch format {
     case .json:
       output.print(Self.newJSON(found))
@@ -72,7 +74,8 @@ extension GutenbergApp {
     return lines
   }
 
-  /// `nothing new since 2026-11-25 14:02 (the last sync)`.
+  /// `nothing new since 2026-11-25 14:02 (the last sync)`; for the books new to the user
+  /// before `new` ever showed any, `nothing new since the snapshot of 2025-08`.
   nonisolated static func nothingNewLine(_ found: NewBooks, timeZone: TimeZone) -> String {
     let line = "nothing new since \(sinceText(found, timeZone: timeZone))"
     return found.hasSynced || found.damage != nil
@@ -92,6 +95,7 @@ extension GutenbergApp {
     let when =
       "\(TextFormat.date(found.since, timeZone: timeZone)) "
       + TextFormat.time(found.since, timeZone: timeZone)
+    if found.unseen { return "\(when) (what you last saw)" }
     return found.sinceLastSync ? "\(when) (the last sync)" : when
   }
 

@@ -23,10 +23,33 @@ extension GutenbergApp {
     let interval =
       try seconds(options.syncInterval, "GUTENBERG_SYNC_INTERVAL", "24h")
       ?? SyncPolicy.defaultInterval
-    return SyncPolicy(
+    let sources = try syncSources(options, pgURL: nil)
+    var policy = SyncPolicy(
       maxAge: source == .auto ? maxAge : nil, interval: interval,
       backgroundSync: !options.offline && (source == .auto || source == .server),
-      feed: try feedPolicy(environment))
+      feed: try feedPolicy(environment, site: sources.gutenberg?.site))
+    policy.sources = sources
+    return policy
+  }
+
+  /// The sources a sync reads (see ``SyncSources``): `pgURL` (`--pg-url`), else
+  /// `GUTENBERG_PG_URL`; whether `--server` or `GUTENDEX_URL` names a server.
+  static func syncSources(_ options: AppOptions, pgURL: String?) throws(AppStartError)
+    -> SyncSources
+  {
+    let environment = options.environment
+    func given(_ name: String) -> String? { environment[name].flatMap { $0.isEmpty ? nil : $0 } }
+    do throws(SyncSourcesError) {
+      return try SyncSources.resolve(
+        pgURL: pgURL ?? given("GUTENBERG_PG_URL"),
+        serverNamed: options.server != nil || given("GUTENDEX_URL") != nil,
+        pause: given("GUTENBERG_PG_PAUSE"))
+    } catch {
+      let origin =
+        pgURL != nil ? "--pg-url: " : given("GUTENBERG_PG_URL") != nil ? "GUTENBERG_PG_URL: " : ""
+      throw AppStartError(
+        message: Sanitizer.sanitize(origin + error.message), status: .usage)
+    }
   }
 
   /// Starts a sync off the prompt's path when the last one is older than the interval; it
@@ -62,12 +85,15 @@ extension GutenbergApp {
   /// feed whatever its age; `feedURL` and `feedMaxAge` are `--feed-url` and `--feed-max-age`.
   package func sync(
     full: Bool, feed: Bool = false, feedURL: String? = nil, feedMaxAge: String? = nil,
-    format: ListFormat
+    pgURL: String? = nil, format: ListFormat
   ) async -> ExitStatus {
     let policy: FeedOptions
+    let sources: SyncSources
     do {
+      sources = try Self.syncSources(options, pgURL: pgURL)
       policy = try Self.feedPolicy(
-        options.environment, url: feedURL, maxAge: feedMaxAge, force: feed || full)
+        options.environment, url: feedURL, maxAge: feedMaxAge, force: feed || full,
+        site: sources.gutenberg?.site)
     } catch {
       return fail(error.message, error.status)
     }
@@ -75,7 +101,8 @@ extension GutenbergApp {
     let progress = SyncProgress()
     let task = Task { () -> Result<SyncReport, CatalogError> in
       do throws(CatalogError) {
-        return .success(try await service.syncCatalogue(feed: policy, events: progress.record))
+        return .success(
+          try await service.syncCatalogue(feed: policy, sources: sources, events: progress.record))
       } catch {
         return .failure(error)
       }
@@ -104,6 +131,7 @@ extension GutenbergApp {
       object["base_books"] = counts?.baseBooks ?? NSNull()
       object["added_books"] = counts?.addedBooks ?? NSNull()
       object["synced_books"] = counts?.syncedBooks ?? NSNull()
+      object["removed_ids"] = run.removedIDs
       if let found = await service.arrivals(of: run) {
         object["new"] = [
           "books": found.total, "by_authors_you_keep": found.byAuthorsYouKeep,

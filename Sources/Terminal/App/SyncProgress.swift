@@ -15,6 +15,9 @@ final class SyncProgress: Sendable {
     var feedTotal: Int64?
     /// Books read from the feed.
     var feedBooks = 0
+    /// Project Gutenberg's per-book records fetched (nil before the first), of how many.
+    var records: Int?
+    var recordsDue = 0
   }
 
   private let counts = Mutex(Counts())
@@ -33,6 +36,9 @@ final class SyncProgress: Sendable {
         counts.feedBytes = bytes
         counts.feedTotal = total
         counts.feedBooks = books
+      case .record(let books, let of):
+        counts.records = books
+        counts.recordsDue = of
       }
     }
   }
@@ -43,6 +49,10 @@ final class SyncProgress: Sendable {
   /// The line for `counts` after `seconds`: `sync: 12 pages · 384 books · 3.1 pages/s`, or while
   /// the feed is read, `sync: feed 12.4 MiB of 130.6 MiB · 4,210 books · 1.6 MiB/s`.
   static func text(_ counts: Counts, seconds: Double) -> String {
+    if let records = counts.records, counts.feedBytes == nil {
+      return "sync: Project Gutenberg records \(TextFormat.grouped(records)) of "
+        + TextFormat.grouped(counts.recordsDue)
+    }
     if let bytes = counts.feedBytes {
       let rate = seconds > 0 ? Int(Double(bytes) / seconds) : 0
       let of = counts.feedTotal.map { " of \(TextFormat.bytes(Int($0)))" } ?? ""

@@ -3,10 +3,25 @@ import Foundation
 
 /// How syncs read on a terminal and in JSON, and how `--max-age 7d` is spelled.
 package enum SyncText {
-  /// `12 new books, 3 updated, 2 requests, 0.8 s`.
+  /// `12 new books, 3 updated, 2 requests, 0.8 s`; with books removed, `…, 3 removed, …`;
+  /// with Project Gutenberg's files or feed as sources, the bytes received and each source's
+  /// requests: `20 new books, 10 updated, 31 requests, 96.2 KiB, 1.3 s (today.rss 1,
+  /// records 30)`. Every figure comes from the run's one record of its sources.
   package static func summary(_ run: SyncReport) -> String {
-    "\(TextFormat.plural(run.added, "new book")), \(TextFormat.grouped(run.updated)) updated, "
-      + "\(TextFormat.plural(run.requests, "request")), \(seconds(run.seconds))"
+    var line =
+      "\(TextFormat.plural(run.added, "new book")), \(TextFormat.grouped(run.updated)) updated, "
+    if run.removed > 0 { line += "\(TextFormat.grouped(run.removed)) removed, " }
+    line += TextFormat.plural(run.requests, "request")
+    if let bytes = run.bytes { line += ", \(TextFormat.bytes(Int(bytes)))" }
+    line += ", \(seconds(run.seconds))"
+    let named = run.sources.filter { $0.source != .api }
+    if !named.isEmpty {
+      let parts = run.sources.map { source in
+        source.unchanged ? "\(source.name) unchanged" : "\(source.name) \(source.requests)"
+      }
+      line += " (\(parts.joined(separator: ", ")))"
+    }
+    return line
   }
 
   /// `0.8 s`, `12 s`.
@@ -19,18 +34,32 @@ package enum SyncText {
     let when =
       "\(TextFormat.date(run.started, timeZone: timeZone)) "
       + TextFormat.time(run.started, timeZone: timeZone)
-    var line = "\(when)  \(run.result.rawValue)\(run.full ? " (full)" : "")  \(summary(run))"
+    var line = "\(when)  \(run.result.rawValue)\(isFull(run) ? " (full)" : "")  \(summary(run))"
     if let note = run.note { line += "  (\(Sanitizer.sanitize(note)))" }
     return line
   }
 
-  /// A run as a JSON object (the keys `sync --json` and `status --json` share).
+  /// Whether the run read the whole catalogue (`--full`, or a feed read whole).
+  static func isFull(_ run: SyncReport) -> Bool {
+    run.full || run.feed?.result == .refreshed
+  }
+
+  /// A run as a JSON object (the keys `sync --json`, `sync --log --json` and `status --json`
+  /// share): the totals and, under `sources`, what each source did.
   static func object(_ run: SyncReport) -> [String: Any] {
     [
       "started": run.started.formatted(.iso8601), "seconds": (run.seconds * 1000).rounded() / 1000,
-      "added": run.added, "updated": run.updated, "requests": run.requests,
-      "result": run.result.rawValue, "full": run.full,
+      "added": run.added, "updated": run.updated, "removed": run.removed,
+      "requests": run.requests, "bytes": run.bytes.map { Int($0) as Any } ?? NSNull(),
+      "result": run.result.rawValue, "full": isFull(run),
       "note": run.note.map { Sanitizer.sanitize($0) as Any } ?? NSNull(),
+      "sources": run.sources.map { source -> [String: Any] in
+        [
+          "source": source.name, "requests": source.requests, "bytes": Int(source.bytes),
+          "added": source.added, "changed": source.changed, "removed": source.removed,
+          "skipped": source.skipped, "unchanged": source.unchanged,
+        ]
+      },
     ]
   }
 

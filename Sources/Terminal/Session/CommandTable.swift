@@ -294,7 +294,7 @@ enum CommandTable {
       help: [
         Entry(
           "new [SINCE]",
-          "new books since the last sync (or 2026-11-20, 7d), yours first; new all: all")
+          "books new to you (or since last-sync, 2026-11-20, 7d), yours first; new all: all")
       ]
     ) { args, _, _ throws(PromptParser.Failure) in
       let all = args.last?.lowercased() == "all"
@@ -303,7 +303,7 @@ enum CommandTable {
         throw PromptParser.fail(
           "usage: new [SINCE] [all] (SINCE: last-sync, a day like 2026-11-20, or 7d)")
       }
-      guard let text = rest.first else { return .new(.lastSync, all: all) }
+      guard let text = rest.first else { return .new(.unseen, all: all) }
       switch SinceText.parse(text) {
       case .success(let since): return .new(since, all: all)
       case .failure(let failure): throw PromptParser.fail("new: \(failure.message)")

@@ -12,6 +12,7 @@ extension InteractiveSession {
         since: since, languages: browser.current.query.languages,
         limit: all ? nil : BookQuery.pageSize)
       if let note = GutenbergApp.damageNote(found) { output.print(note) }
+      if browser.current.query.languages.isEmpty { service.markNewBooksSeen(found) }
       output.print(
         GutenbergApp.newLines(
           found, width: output.width, style: output.style, timeZone: timeZone, more: "new all"))
