@@ -264,7 +264,7 @@ import Testing
     let lines = try SampleScreens.favorites().lines(width: 100, style: .plain)
     #expect(lines[0] == "Favourites · 7 books · newest first")
     #expect(lines.contains { $0.hasPrefix("  4 ! The Golden Wheel") })
-    #expect(lines.contains("! no longer on the server (kept as saved)"))
+    #expect(lines.contains("! no longer in the catalogue (kept as saved)"))
     #expect(lines[1].hasSuffix("2026-11-21"))
     let empty = FavoritesScreen(order: .title, rows: []).lines(width: 80, style: .plain)
     #expect(empty[0] == "Favourites · 0 books · by title")

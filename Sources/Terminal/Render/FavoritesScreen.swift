@@ -95,7 +95,7 @@ extension FavoritesScreen: LineRendering {
         extra: [dates], width: width, style: style)
       if rows.contains(where: \.isMissingOnServer) {
         lines += TextWrapper.wrap(
-          "! no longer on the server (kept as saved)", toCells: width)
+          "! no longer in the catalogue (kept as saved)", toCells: width)
       }
     }
     lines += ScreenParts.notice(notice, width: width, style: style)
