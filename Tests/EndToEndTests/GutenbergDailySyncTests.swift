@@ -148,4 +148,64 @@ struct GutenbergDailySyncTests {
     #expect(try await app.favoriteIDs() == [removed[1]])
     await site.stop()
   }
+
+  /// A feed refresh (from the site's own feed) that adds 400 books and lacks 3 of the books
+  /// held, one a favourite: every count says 400 new and 3 removed (the summary line, the
+  /// arrivals line, `sync --log`, `status`, `sync --json`, `sync --log --json`), `new` lists the
+  /// 400, and the favourite is kept and marked. The data directory's base is a small catalogue
+  /// of 150 books (installed as a feed refresh would), so that a complete feed stays small.
+  @Test func aFeedRefreshReportsOneSetOfCounts() async throws {
+    let app = try Gutenberg()
+    defer { app.cleanUp() }
+    let site = try await GutenbergSiteFixture(directory: app.root.appendingPathComponent("site"))
+    let held = Array(try SyncFixture.embeddedBooks().prefix(150))
+    let base = app.root.appendingPathComponent("base.gdxindex")
+    var lines = Data()
+    for book in held { lines += book + Data([0x0A]) }
+    try CatalogueSnapshot.make(fromJSONLines: lines).write(to: base)
+    try LocalCatalogueFiles(dataDirectory: app.dataDirectory).installBase(indexAt: base)
+    let heldIDs = try held.map { try Book.decode(from: $0).id }
+    let removed = [heldIDs[10], heldIDs[70], heldIDs[140]]
+    let fresh = try SyncFixture.newBooks(400, firstID: try SyncFixture.embeddedMaxID() + 1, seed: 4)
+    let feed = held.enumerated().filter { !removed.contains(heldIDs[$0.offset]) }.map(\.element)
+    try site.publishFeed(feed + fresh, made: Date(), version: 1)
+    site.publishRSS(ids: [], built: Date(), version: 1)
+    var pg = app
+    pg.extraEnvironment = [
+      "GUTENBERG_PG_URL": site.url.absoluteString, "GUTENBERG_PG_PAUSE": "0",
+      "GUTENBERG_FEED_URL": "",
+    ]
+    let add = try await pg.run(["favorites", "add", String(removed[1]), "--source", "embedded"])
+    #expect(add.status == 0, "\(add)")
+
+    let sync = try await pg.run(["sync", "--feed"], timeout: .seconds(300))
+    #expect(sync.status == 0, "\(sync)")
+    let summary = "400 new books, 0 updated, 3 removed, 2 requests"
+    #expect(sync.out.hasPrefix(summary), "\(sync)")
+    #expect(sync.err.contains("\n400 new books, "), "\(sync)")
+    let log = try await pg.run(["sync", "--log"])
+    #expect(log.outLines.last?.contains("ok (full)  \(summary)") == true, "\(log)")
+    let status = try await pg.run(["status", "--source", "local"])
+    #expect(status.out.contains(summary), "\(status)")
+    let logJSON = try await pg.run(["sync", "--log", "--json"])
+    let runs = try #require(
+      try JSONSerialization.jsonObject(with: logJSON.stdout) as? [[String: Any]], "\(logJSON)")
+    let last = try #require(runs.last)
+    #expect(last["added"] as? Int == 400, "\(last)")
+    #expect(last["removed"] as? Int == 3, "\(last)")
+    #expect(last["full"] as? Bool == true, "\(last)")
+    let feedSource = Self.sources(last)["feed"]
+    #expect(feedSource?["added"] as? Int == 400 && feedSource?["removed"] as? Int == 3, "\(last)")
+    let new = try await pg.run(["new", "--json", "--all"])
+    #expect(try Self.object(new)["count"] as? Int == 400, "\(new)")
+
+    // Unchanged: the next sync asks for the feed no more (a month), and today.rss says 304.
+    let again = try await pg.run(["sync", "--json"], timeout: .seconds(300))
+    let second = try Self.object(again)
+    #expect(second["added"] as? Int == 0 && second["removed"] as? Int == 0, "\(again)")
+    #expect(second["requests"] as? Int == 1, "\(again)")
+    let favourites = try await pg.run(["--source", "local"], input: "F\nq\n")
+    #expect(favourites.out.contains("! no longer in the catalogue"), "\(favourites)")
+    await site.stop()
+  }
 }

@@ -95,7 +95,11 @@ extension CatalogueSync {
     let gap = next.currentAsOf.map { reference.timeIntervalSince($0) > GutenbergPolicy.rssSpan }
     if gap ?? true {
       var counts = SourceCounts(source: .csv)
-      defer { reading.csv = counts }
+      // Kept whatever happens below (a `defer` would run after the value returned is taken).
+      func stopping() -> GutenbergReading {
+        reading.csv = counts
+        return stopping()
+      }
       do throws(GutendexError) {
         switch try await fetcher.get(
           site.catalogCSV, validators: next.csv, limit: Self.csvLimit, counts: &counts)
@@ -105,7 +109,7 @@ extension CatalogueSync {
         case .missing(let status):
           reading.badFile =
             "pg_catalog.csv.gz: HTTP \(status) from \(site.catalogCSV.absoluteString)"
-          return reading
+          return stopping()
         case .body(let data, let validators, let modified):
           let list: CatalogCSV
           do {
@@ -113,7 +117,7 @@ extension CatalogueSync {
           } catch {
             reading.badFile =
               "pg_catalog.csv.gz: \(error.reason) (\(site.catalogCSV.absoluteString))"
-            return reading
+            return stopping()
           }
           let made = modified ?? now()
           let listed = Set(list.ids)
@@ -129,9 +133,10 @@ extension CatalogueSync {
           next.csv = validators
           listDate = max(listDate ?? made, made)
         }
+        reading.csv = counts
       } catch {
         reading.stop = error
-        return reading
+        return stopping()
       }
     }
 

@@ -187,22 +187,22 @@ public struct CatalogueSync: Sendable {
     // newer complete list are removed now, before the pending books are merged.
     var listNote: String?
     if let gutenberg {
+      // A feed read whole is a complete list as of when it was made: the days before need no
+      // catalogue list, and the download counts are fresh.
+      func feedRead(_ next: GutenbergState?) -> GutenbergState {
+        var next = next ?? GutenbergState(site: gutenberg.site.base.absoluteString)
+        let made = state.feed?.lastModified.flatMap(TodayRSS.date) ?? now()
+        next.currentAsOf = max(next.currentAsOf ?? .distantPast, made)
+        next.countsRefreshed = now()
+        return next
+      }
+      if run.feed?.result == .refreshed { state.gutenberg = feedRead(state.gutenberg) }
       var reading = await readGutenberg(gutenberg, state: state, base: base)
       if reading.needsFeed, run.feed?.result != .refreshed {
         // Too many records to fetch one by one: the whole feed, whatever its age.
         let policy = FeedPolicy(url: feed?.url ?? gutenberg.site.feed, maxAge: nil, force: true)
         run.feed = await refreshFromFeed(policy, state: &state, base: &base)
-      }
-      if run.feed?.result == .refreshed {
-        // A feed read whole is a complete list as of now: the counts are fresh too.
-        var next =
-          reading.next ?? state.gutenberg
-          ?? GutenbergState(
-            site: gutenberg.site.base.absoluteString)
-        let made = state.feed?.lastModified.flatMap(TodayRSS.date) ?? now()
-        next.currentAsOf = max(next.currentAsOf ?? .distantPast, made)
-        next.countsRefreshed = now()
-        reading.next = next
+        if run.feed?.result == .refreshed { reading.next = feedRead(reading.next) }
       }
       let limit = LocalCatalogueFiles.removalLimit(bookCount: base.bookCount)
       if reading.gone.count > limit {
