@@ -189,7 +189,9 @@ extension DocsSandbox {
       } else {
         needStdout("the sync's line") {
           $0.range(
-            of: #"^[0-9,]+ new books?, [0-9,]+ updated, [0-9,]+ requests?, [0-9.]+ s\n$"#,
+            of:
+              #"^[0-9,]+ new books?, [0-9,]+ updated, ([0-9,]+ removed, )?[0-9,]+ requests?, "#
+              + #"([0-9.,]+ (B|KiB|MiB|GiB), )?[0-9.]+ s( \([^()]+\))?\n$"#,
             options: .regularExpression) != nil
         }
       }

@@ -1,4 +1,5 @@
 import Foundation
+import Gutendex
 import GutendexServer
 
 @testable import TestSupport
@@ -16,6 +17,9 @@ import GutendexServer
 ///   `GUTENDEX_URL` is set to it for every line, so no test reaches the internet; a line that
 ///   still names a remote URL is a failure, and the proxy variables point at a closed port as
 ///   a second guard.
+/// - the URL after `--pg-url` becomes the loopback server's, and `GUTENBERG_PG_URL` is set to
+///   it for every line: it serves Project Gutenberg's daily files (`today.rss`, records,
+///   `pg_catalog.csv.gz`) and feed as PG lays them out.
 /// - `GUTENBERG_MIRROR` is the loopback server, which serves the files of the books the README
 ///   downloads (84 and 1342), so `get` and `read` never reach Project Gutenberg.
 /// - `swift test`, `swift build` and `swift format` lines are skipped, with the reason in the
@@ -92,6 +96,17 @@ final class DocsSandbox: Sendable {
     let books = try FixtureFiles.data("books.jsonl").split(separator: 0x0A).prefix(40)
     try FeedGenerator.writeFeed(books: books.map { Data($0) }, to: feed.path)
     server.serve(ServedFile(content: .file(feed)), at: Self.feedPath)
+    // And its daily files (`sync` reads them: GUTENBERG_PG_URL below): today.rss naming three
+    // of those books, their records, and the catalogue list of every book the server has.
+    let site = try GutenbergSiteFixture(
+      server: server, url: try HarnessFailure.unwrap(URL(string: sandbox.serverURL), "url"),
+      directory: root.appendingPathComponent("site"))
+    let named = Array(books.prefix(3)).map { Data($0) }
+    try site.publishRecords(named)
+    site.publishRSS(
+      ids: try named.map { try Book.decode(from: $0).id }, built: Date(), version: 1)
+    try await site.publishCSV(
+      ids: try SyncFixture.embeddedIDs(), made: Date(), version: 1)
     for directory in [sandbox.home, sandbox.work, sandbox.data] {
       try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     }
@@ -121,6 +136,7 @@ final class DocsSandbox: Sendable {
       "HTTPS_PROXY": closedPort, "ALL_PROXY": closedPort, "no_proxy": "127.0.0.1,localhost",
       "NO_PROXY": "127.0.0.1,localhost", "GUTENBERG_MIRROR": serverURL,
       "GUTENBERG_FEED_URL": serverURL + Self.feedPath, "GUTENBERG_FEED_MAX_AGE": "never",
+      "GUTENBERG_PG_URL": serverURL, "GUTENBERG_PG_PAUSE": "0",
     ]
   }
 
@@ -156,6 +172,11 @@ final class DocsSandbox: Sendable {
     }
     line = line.replacing(/\bGUTENDEX_URL=(["']?)https?:\/\/[^\s"']+(["']?)/) { _ in
       "GUTENDEX_URL=\(loopback)"
+    }
+    // Project Gutenberg's site (`--pg-url`) is the loopback server too, which lays its daily
+    // files out as PG does.
+    line = line.replacing(/(--pg-url[= ])(["']?)https?:\/\/[^\s"']+(["']?)/) { match in
+      "\(match.1)\(loopback)"
     }
     for match in line.matches(of: /https?:\/\/[^\s"']+/) where !match.0.hasPrefix(loopback) {
       return (nil, nil, "would reach \(match.0) on the internet")

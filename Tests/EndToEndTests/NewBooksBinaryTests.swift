@@ -64,10 +64,13 @@ struct NewBooksBinaryTests {
     let kept = try await app.run(["--source", "local", "favorites", "add", "\(world.favorite.id)"])
     let sync = try await app.run(["sync", "--server", url.absoluteString], timeout: .seconds(120))
     let listed = try await app.run(["new", "--all"])
-    let paged = try await app.run(["new"])
-    let json = try await app.run(["new", "--json"])
+    // `new` has shown them: from now on the last sync's books are asked for by --since.
+    let unseen = try await app.run(["new"])
+    let paged = try await app.run(["new", "--since", "last-sync"])
+    let json = try await app.run(["new", "--json", "--since", "last-sync"])
     let language = try #require(world.newBooks.first?.languages.first)
-    let filtered = try await app.run(["new", "--all", "--language", language])
+    let filtered = try await app.run(
+      ["new", "--all", "--since", "last-sync", "--language", language])
     let again = try await app.run(["sync", "--server", url.absoluteString], timeout: .seconds(120))
     let nothing = try await app.run(["new"])
     let since = try await app.run(["new", "--all", "--since", "2020-01-01"])
@@ -104,6 +107,10 @@ struct NewBooksBinaryTests {
     let restIDs = reasonless.compactMap { Int($0[0]) }
     #expect(restIDs == restIDs.sorted(by: >), "\(listed)")
 
+    // Once shown, they are no longer new to you.
+    #expect(unseen.status == 0 && unseen.out.isEmpty, "\(unseen)")
+    #expect(unseen.err.contains("nothing new since"), "\(unseen)")
+
     // Without --all, the first page of 32, as `list` prints, and a note of the rest.
     #expect(paged.status == 0 && paged.outLines == listed.outLines.prefix(32).map { $0 })
     #expect(paged.err.contains("the first 32 of 40 new books; --all lists every one"), "\(paged)")
@@ -122,7 +129,8 @@ struct NewBooksBinaryTests {
 
     #expect(again.status == 0 && !again.err.contains("new books,"), "\(again)")
     #expect(nothing.status == 0 && nothing.out.isEmpty, "\(nothing)")
-    #expect(nothing.err.hasPrefix("nothing new since ") && nothing.err.contains("(the last sync)"))
+    #expect(
+      nothing.err.hasPrefix("nothing new since ") && nothing.err.contains("(new to you)"))
     #expect(since.status == 0 && since.outLines.count == 40, "\(since)")
   }
 

@@ -22,6 +22,14 @@ public final class GutenbergSiteFixture: Sendable {
     url = try await server.start()
   }
 
+  /// The site's files served by `server` (already running at `url`) beside what it serves.
+  public init(server: LoopbackServer, url: URL, directory: URL) throws {
+    self.directory = directory
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    self.server = server
+    self.url = url
+  }
+
   /// Stops the server.
   public func stop() async {
     await server.stop()

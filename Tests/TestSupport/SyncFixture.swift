@@ -47,6 +47,11 @@ public enum SyncFixture {
     return engine.bookIDs.compactMap { engine.bookJSON(id: $0) }
   }
 
+  /// The embedded catalogue's ids, ascending.
+  public static func embeddedIDs() throws -> [Int] {
+    try EmbeddedCatalogue.load().bookIDs
+  }
+
   /// The highest id in the embedded catalogue.
   public static func embeddedMaxID() throws -> Int {
     try EmbeddedCatalogue.load().bookIDs.last ?? 0

@@ -421,7 +421,7 @@ public struct CatalogueSync: Sendable {
       } else if stop == nil {
         state.missingIDs = missing.sorted()
         run.result = .ok
-        run.note = listNote
+        if let listNote { run.note = listNote }
       } else {
         run.result = .partial
         run.note = Self.note(for: stop)

@@ -95,7 +95,7 @@ extension GutenbergApp {
     let when =
       "\(TextFormat.date(found.since, timeZone: timeZone)) "
       + TextFormat.time(found.since, timeZone: timeZone)
-    if found.unseen { return "\(when) (what you last saw)" }
+    if found.unseen { return "\(when) (new to you)" }
     return found.sinceLastSync ? "\(when) (the last sync)" : when
   }
 

@@ -283,7 +283,8 @@ enum CommandTable {
         return .status
       }),
     CommandSpec(
-      ["sync"], help: [Entry("sync", "bring the local catalogue up to date from the server")],
+      ["sync"],
+      help: [Entry("sync", "bring the local catalogue up to date (Project Gutenberg, a server)")],
       progress: { _ in "syncing…" },
       parse: { args, head, _ throws(PromptParser.Failure) in
         try PromptParser.noArguments(args, head)
