@@ -17,7 +17,8 @@ package final class GutenbergApp {
   let configuration: AppConfiguration
 
   /// Builds the service from the options: server, data directory, cache, embedded catalogue.
-  package convenience init(options: AppOptions, output: TerminalOutput) async
+  package convenience init(options: AppOptions, output: TerminalOutput)
+    async
     throws(AppStartError)
   {
     let configuration: AppConfiguration
@@ -30,7 +31,8 @@ package final class GutenbergApp {
   }
 
   /// Builds the service from the resolved configuration.
-  package init(configuration: AppConfiguration, output: TerminalOutput) async
+  package init(configuration: AppConfiguration, output: TerminalOutput)
+    async
     throws(AppStartError)
   {
     let options = configuration.options
