@@ -45,7 +45,7 @@ package final class SessionRunner {
     // A resize redraws the screen from the state at once, cut to the new window, with no key.
     let session = self.session
     let resizes = DispatchSource.makeSignalSource(signal: SIGWINCH, queue: .global())
-    resizes.setEventHandler { Task { @MainActor in session.windowChanged() } }
+    resizes.setEventHandler { Task { @MainActor in await session.windowChanged() } }
     resizes.resume()
     defer { resizes.cancel() }
     if writesPrompt {

@@ -6,9 +6,9 @@ import Foundation
 /// at once, without a key; a list taller than the window (`toc`, `bookmarks`) is shown a
 /// window at a time, Enter showing the rest. The position is saved after every move.
 @MainActor
-final class ReaderSession {
+package final class ReaderSession {
   /// The page and where it is.
-  var pager: Pager
+  package var pager: Pager
   /// The book's Project Gutenberg number.
   let id: Int
   let service: CatalogService
@@ -29,7 +29,8 @@ final class ReaderSession {
   /// A short note for the prompt's line, where it is seen under the page.
   private var pending: String?
 
-  init(
+  /// A reader of book `id` on `pager`, saving its place through `service`.
+  package init(
     pager: Pager, id: Int, service: CatalogService, output: TerminalOutput, input: any LineSource
   ) {
     self.pager = pager
@@ -170,7 +171,7 @@ final class ReaderSession {
   }
 
   /// The window changed size: what is on screen is drawn again, cut to it.
-  func windowChanged() {
+  package func windowChanged() {
     guard output.height != nil else { return }
     if listing != nil {
       showListingWindow()

@@ -106,9 +106,14 @@ package final class InteractiveSession {
     parser.progressText(for: line, on: state.screen)
   }
 
-  /// The window changed size (SIGWINCH): the screen is cut to it again, at once.
-  package func windowChanged() {
-    resizeIfNeeded()
+  /// The window changed size (SIGWINCH): the screen is cut to it again and drawn at once (when
+  /// a command runs, when it ends).
+  package func windowChanged() async {
+    let window = Self.window(of: output)
+    guard window != state.window else { return }
+    effects += BrowserReducer.reduce(&state, .resized(window))
+    guard !isRunningCommand, !isSettling else { return }
+    await settle()
   }
 
   /// What Tab completes now: the commands, their words, and the rows of the list on screen.
