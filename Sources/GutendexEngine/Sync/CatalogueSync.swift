@@ -262,13 +262,6 @@ public struct CatalogueSync: Sendable {
       return finish(state)
     }
     run.cause = bounded != nil ? .badData : Self.cause(of: stop)
-    if !skipped.isEmpty {
-      // Named, one line: the rest of each page was kept.
-      let names = skipped.prefix(5).joined(separator: "; ")
-      let more = skipped.count > 5 ? " and \(skipped.count - 5) more" : ""
-      bounded = [bounded, "skipped a book that cannot be read: \(names)\(more)"]
-        .compactMap { $0 }.joined(separator: "; ")
-    }
 
     if case .cancelled = stop {
       // Ctrl-C: what arrived stays pending for the next sync; nothing slow happens now.
@@ -283,6 +276,22 @@ public struct CatalogueSync: Sendable {
     }
     // Read once: what the books change, then the delta, come from the same records.
     let incoming = IncomingBooks(books)
+    // A book the index cannot hold (a number out of range) is left out, one cut to its limits
+    // goes in cut: named, like a book a page could not give.
+    skipped += incoming.skipped
+    // Named, one line: the rest of each page was kept.
+    func names(_ list: [String]) -> String {
+      list.prefix(5).joined(separator: "; ")
+        + (list.count > 5 ? " and \(list.count - 5) more" : "")
+    }
+    if !skipped.isEmpty {
+      bounded = [bounded, "skipped a book that cannot be read or stored: \(names(skipped))"]
+        .compactMap { $0 }.joined(separator: "; ")
+    }
+    if !incoming.cut.isEmpty {
+      bounded = [bounded, "cut to what the index holds: \(names(incoming.cut))"]
+        .compactMap { $0 }.joined(separator: "; ")
+    }
     let changes = base.changes(upserting: incoming)
     if stop == nil, changes.added.isEmpty, changes.updated.isEmpty {
       // Nothing changed: the index stands; only the state (the run, the marks) is written.

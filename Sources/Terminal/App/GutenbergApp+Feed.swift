@@ -13,6 +13,12 @@ extension GutenbergApp {
       AppStartError(message: Sanitizer.sanitize(message), status: .usage)
     }
     var policy = FeedOptions(force: force)
+    // The feed keeps the rule book files keep: GUTENBERG_MIN_SPEED, 1,024 bytes/s over 60 s.
+    do {
+      policy.minimumSpeed = try AppOptions(environment: environment).minimumSpeed()
+    } catch {
+      throw usage(error.message)
+    }
     let urlText = url ?? environment["GUTENBERG_FEED_URL"].flatMap { $0.isEmpty ? nil : $0 }
     if let urlText {
       guard let parsed = URL(string: urlText), ["http", "https"].contains(parsed.scheme ?? ""),

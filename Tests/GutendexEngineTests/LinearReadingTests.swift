@@ -1,0 +1,76 @@
+import Foundation
+import Gutendex
+import TestSupport
+import Testing
+
+@testable import GutendexEngine
+
+/// Every text pass over a record is linear in its size (issue 35, class 2): a title of blanks
+/// (quadratic in `fixSubtitles`: +116 s at 400,000 spaces) or of many words (quadratic in the
+/// vocabulary's once-per-text scan) costs about what an ordinary title of the same size does.
+/// Each check is a ratio to a baseline measured in the same test, generously: the best of three
+/// runs each, so a busy machine's pauses count little.
+@Suite("Linear reading")
+struct LinearReadingTests {
+  /// The title's size: big enough that a quadratic pass takes seconds (128 Ki² steps), small
+  /// enough that it ends (the binary's test reads 8 MiB).
+  static let size = 128 << 10
+
+  static func best(of runs: Int = 3, _ body: () throws -> Void) rethrows -> Duration {
+    var best = Duration.seconds(1_000_000)
+    for _ in 0..<runs {
+      let start = ContinuousClock.now
+      try body()
+      best = min(best, ContinuousClock.now - start)
+    }
+    return best
+  }
+
+  static func text(_ unit: String) -> String {
+    String(String(repeating: unit, count: size / unit.utf8.count + 1).prefix(size))
+  }
+
+  /// A feed record with `title`, read as a sync reads it.
+  static func read(title: String) throws {
+    let xml = FeedRecordTests.record(id: 90_001, extra: "", title: title)
+    let record = try Array(xml.utf8).withUnsafeBytes {
+      try FeedRecordReader.read(id: 90_001, bytes: $0)
+    }
+    #expect(record?.title.utf8.count == title.utf8.count)
+  }
+
+  @Test func aTitleOfBlanksReadsInLinearTime() async throws {
+    try await OwnThread.run {
+      let ordinary = Self.text("Lorem ipsum dolor sit amet. ")
+      let baseline = try Self.best { try Self.read(title: ordinary) }
+      for blanks in [Self.text(" "), Self.text(" \t"), Self.text("a ")] {
+        let time = try Self.best { try Self.read(title: blanks) }
+        #expect(
+          time <= baseline * 5 + .milliseconds(50),
+          "\(blanks.prefix(2).debugDescription): \(time) against \(baseline)")
+      }
+    }
+  }
+
+  /// The vocabulary pass over a title of ever new words (a hostile record) against one of a
+  /// few words repeated, the same size.
+  @Test func aTitleOfManyWordsIndexesInLinearTime() async throws {
+    try await OwnThread.run {
+      func index(_ title: String) throws -> Duration {
+        let engine = try Fixture.engine()
+        var record = try #require(try engine.allRecords().first)
+        record.title = title
+        return try Self.best { _ = try CatalogueSnapshot.make(records: [record]) }
+      }
+      let repeated = try index(Self.text("word "))
+      var words = ""
+      var number = 0
+      while words.utf8.count < Self.size {
+        words += "w\(String(number, radix: 26)) "
+        number += 1
+      }
+      let distinct = try index(words)
+      #expect(distinct <= repeated * 20 + .milliseconds(100), "\(distinct) against \(repeated)")
+    }
+  }
+}
