@@ -37,7 +37,10 @@ final class SyncProgress: Sendable {
   /// Books written to the journal since ``start()`` (one line each).
   func booksSoFar() -> Int {
     read.withLock { state in
-      guard let handle = try? FileHandle(forReadingFrom: journal) else { return state.books }
+      guard let fd = try? RegularFile.open(journal.path, flags: O_RDONLY) else {
+        return state.books
+      }
+      let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
       defer { try? handle.close() }
       let size = (try? handle.seekToEnd()) ?? 0
       // A journal that shrank was replaced (the sync finished): keep the count.
