@@ -88,7 +88,7 @@ extension Connection {
       return .close
     }
     let sent = faulty ? count / 2 : count
-    try await stream(file, from: range.first, count: sent)
+    try await stream(file, from: range.first, count: sent, trickle: plan.trickle)
     if plan.stallMidBody {
       await stall()
       return .close
@@ -98,8 +98,11 @@ extension Connection {
     return keepAlive ? .keepAlive : .close
   }
 
-  /// Writes `count` bytes of `file` from `offset`, a chunk at a time.
-  private func stream(_ file: ServedFile, from offset: Int, count: Int) async throws {
+  /// Writes `count` bytes of `file` from `offset`, a chunk at a time (a byte at a time,
+  /// `trickle` apart, when set).
+  private func stream(_ file: ServedFile, from offset: Int, count: Int, trickle: Duration?)
+    async throws
+  {
     var handle: FileHandle?
     if case .file(let url) = file.content {
       handle = try FileHandle(forReadingFrom: url)
@@ -110,7 +113,8 @@ extension Connection {
     let end = offset + count
     while position < end {
       try Task.checkCancellation()
-      let length = min(Self.fileChunkSize, end - position)
+      if let trickle, position > offset { try await Task.sleep(for: trickle) }
+      let length = min(trickle == nil ? Self.fileChunkSize : 1, end - position)
       let chunk: Data
       switch file.content {
       case .bytes(let data):

@@ -37,6 +37,9 @@ public struct FaultPlan: Sendable, Hashable {
   /// Files mode: send the headers and half the body, then nothing until the client gives up,
   /// the server stops or a test ends the stall (``LoopbackServer/endStalls()``).
   public var stallMidBody: Bool
+  /// Files mode: send the body one byte at a time, this long apart (a server trickling a file
+  /// never goes silent long enough for a stall timeout; only a minimum speed ends it).
+  public var trickle: Duration?
   /// Stream a body of this size instead of the handler's, never holding it in memory.
   public var oversizedBody: OversizedBody?
   /// Answer 302 to ``foreignRedirectTarget``.
@@ -55,8 +58,10 @@ public struct FaultPlan: Sendable, Hashable {
     invalidJSON: Bool = false, wrongContentType: Bool = false, resetMidBody: Bool = false,
     stallAfterHeaders: Bool = false, stallMidBody: Bool = false,
     oversizedBody: OversizedBody? = nil,
-    redirectToForeignHost: Bool = false, hostileText: Bool = false, remainingRequests: Int? = nil
+    redirectToForeignHost: Bool = false, hostileText: Bool = false, remainingRequests: Int? = nil,
+    trickle: Duration? = nil
   ) {
+    self.trickle = trickle
     self.latency = latency
     self.holdUntilReleased = holdUntilReleased
     self.statusScript = statusScript

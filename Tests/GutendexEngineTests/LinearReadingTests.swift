@@ -1,5 +1,6 @@
 import Foundation
 import Gutendex
+import Synchronization
 import TestSupport
 import Testing
 
@@ -26,7 +27,7 @@ struct LinearReadingTests {
     return best
   }
 
-  static func text(_ unit: String) -> String {
+  static func text(_ unit: String, size: Int = size) -> String {
     String(String(repeating: unit, count: size / unit.utf8.count + 1).prefix(size))
   }
 
@@ -52,6 +53,20 @@ struct LinearReadingTests {
     }
   }
 
+  /// Eight times the title, about eight times the time, ordinary or blank (a quadratic pass
+  /// gives sixty-four: appending to a `String.UnicodeScalarView` copied it each time).
+  @Test func aTitleReadsInTimeLinearInItsSize() async throws {
+    try await OwnThread.run {
+      for unit in ["Lorem ipsum dolor sit amet. ", " ", "a\n b"] {
+        let small = try Self.best { try Self.read(title: Self.text(unit)) }
+        let large = try Self.best { try Self.read(title: Self.text(unit, size: 8 * Self.size)) }
+        #expect(
+          large <= small * 20 + .milliseconds(50),
+          "\(unit.debugDescription): \(large) for 8x against \(small)")
+      }
+    }
+  }
+
   /// The vocabulary pass over a title of ever new words (a hostile record) against one of a
   /// few words repeated, the same size.
   @Test func aTitleOfManyWordsIndexesInLinearTime() async throws {
@@ -72,5 +87,54 @@ struct LinearReadingTests {
       let distinct = try index(words)
       #expect(distinct <= repeated * 20 + .milliseconds(100), "\(distinct) against \(repeated)")
     }
+  }
+}
+
+/// Ctrl-C during a feed's reading ends it at the next record (issue 35, class 2: it went on
+/// through every record it had, and a quadratic one kept it for hours): no book is taken after
+/// the cancellation.
+@Suite("Feed reading cancelled")
+struct FeedCancellationTests {
+  /// Where the reader's books go: the first one waits until the test has cancelled, and every
+  /// one after the cancellation is counted.
+  struct Sink: FeedReader.Books {
+    let state: State
+
+    final class State: Sendable {
+      let added = Atomic(0)
+      let cancelled = Atomic(false)
+      let addedAfterCancel = Atomic(0)
+      let firstArrived = DispatchSemaphore(value: 0)
+      let release = DispatchSemaphore(value: 0)
+    }
+
+    mutating func add(_ record: BookRecord) throws {
+      if state.cancelled.load(ordering: .relaxed) {
+        state.addedAfterCancel.add(1, ordering: .relaxed)
+      }
+      if state.added.add(1, ordering: .relaxed).newValue == 1 {
+        state.firstArrived.signal()
+        state.release.wait()
+      }
+    }
+  }
+
+  @Test func noBookIsTakenAfterCtrlC() async throws {
+    let books = Array(try FeedReaderTests.fixtureBooks().prefix(200))
+    let feed = try FeedReaderTests.feed(books: books)
+    let state = Sink.State()
+    let task = Task { try await FeedReader.read(HTTPBody(feed), into: Sink(state: state)) }
+    // Blocking waits: on a thread of their own.
+    try await OwnThread.run {
+      let arrived = state.firstArrived.wait(timeout: .now() + 120)
+      #expect(arrived == .success, "no book was read")
+    }
+    task.cancel()
+    state.cancelled.store(true, ordering: .relaxed)
+    state.release.signal()
+    let result = await task.result
+    #expect(throws: (any Error).self) { try result.get() }
+    #expect(state.addedAfterCancel.load(ordering: .relaxed) == 0)
+    #expect(state.added.load(ordering: .relaxed) < books.count)
   }
 }

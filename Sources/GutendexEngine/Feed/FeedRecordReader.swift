@@ -213,41 +213,49 @@ enum FeedRecordReader {
 
   /// Gutendex's `fix_subtitles`: each run of line breaks with the spaces and tabs around it
   /// (`[ \t]*[\n\r]+[ \t]*`) becomes ": " the first time and "; " after.
+  ///
+  /// Read as UTF-8 bytes (the characters matched are ASCII, which no other character's bytes
+  /// hold) into one buffer: appending to a `String.UnicodeScalarView` copies it each time, which
+  /// made a title of megabytes quadratic, as did looking for a break again at every blank of a
+  /// run.
   static func fixSubtitles(_ title: String) -> String {
-    let scalars = Array(title.unicodeScalars)
-    var out = String.UnicodeScalarView()
-    var replaced = false
-    var index = 0
-    while index < scalars.count {
-      // A match starts at a blank or break and must hold at least one break.
-      var end = index
-      while end < scalars.count, scalars[end] == " " || scalars[end] == "\t" { end += 1 }
-      var breaks = end
-      while breaks < scalars.count, scalars[breaks] == "\n" || scalars[breaks] == "\r" {
-        breaks += 1
-      }
-      guard breaks > end else {
-        // No break after these blanks: no match starts anywhere in them either (each would
-        // meet the same character after the run), so they are kept whole and the search goes
-        // on after them. Each scalar is looked at a bounded number of times: a title of
-        // megabytes of blanks is read in linear time.
-        if end == index {
-          out.append(scalars[index])
-          index += 1
-        } else {
-          out.append(contentsOf: scalars[index..<end])
-          index = end
+    var text = title
+    // Nil: no break at all, the title as it is (most titles).
+    let fixed = text.withUTF8 { bytes -> String? in
+      guard bytes.contains(where: { $0 == 0x0A || $0 == 0x0D }) else { return nil }
+      func isBlank(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
+      var out: [UInt8] = []
+      out.reserveCapacity(bytes.count)
+      var replaced = false
+      var index = 0
+      while index < bytes.count {
+        // A match starts at a blank or break and must hold at least one break.
+        var end = index
+        while end < bytes.count, isBlank(bytes[end]) { end += 1 }
+        var breaks = end
+        while breaks < bytes.count, bytes[breaks] == 0x0A || bytes[breaks] == 0x0D { breaks += 1 }
+        guard breaks > end else {
+          // No break after these blanks: no match starts anywhere in them either (each would
+          // meet the same byte after the run), so they are kept whole and the search goes on
+          // after them: each byte is looked at a bounded number of times.
+          let next = max(end, index + 1)
+          out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[index..<next]))
+          index = next
+          continue
         }
-        continue
+        end = breaks
+        while end < bytes.count, isBlank(bytes[end]) { end += 1 }
+        out.append(contentsOf: replaced ? Self.semicolon : Self.colon)
+        replaced = true
+        index = end
       }
-      end = breaks
-      while end < scalars.count, scalars[end] == " " || scalars[end] == "\t" { end += 1 }
-      out.append(contentsOf: (replaced ? "; " : ": ").unicodeScalars)
-      replaced = true
-      index = end
+      return String(decoding: out, as: UTF8.self)
     }
-    return String(out)
+    return fixed ?? title
   }
+
+  private static let colon = Array(": ".utf8)
+  private static let semicolon = Array("; ".utf8)
 }
 
 /// A feed record Gutendex could not read either: which book, and why.

@@ -284,20 +284,22 @@ public struct CatalogueSync: Sendable {
       list.prefix(5).joined(separator: "; ")
         + (list.count > 5 ? " and \(list.count - 5) more" : "")
     }
-    if !skipped.isEmpty {
-      bounded = [bounded, "skipped a book that cannot be read or stored: \(names(skipped))"]
-        .compactMap { $0 }.joined(separator: "; ")
-    }
-    if !incoming.cut.isEmpty {
-      bounded = [bounded, "cut to what the index holds: \(names(incoming.cut))"]
-        .compactMap { $0 }.joined(separator: "; ")
+    // Said, but no reason to call the sync partial: it took every book that can be stored
+    // (a hostile book must not keep the catalogue from counting as fresh).
+    let named = [
+      skipped.isEmpty ? nil : "skipped a book that cannot be read or stored: \(names(skipped))",
+      incoming.cut.isEmpty ? nil : "cut to what the index holds: \(names(incoming.cut))",
+    ].compactMap { $0 }
+    func noted(_ note: String?) -> String? {
+      let all = [note].compactMap { $0 } + named
+      return all.isEmpty ? nil : all.joined(separator: "; ")
     }
     let changes = base.changes(upserting: incoming)
     if stop == nil, changes.added.isEmpty, changes.updated.isEmpty {
       // Nothing changed: the index stands; only the state (the run, the marks) is written.
       state.missingIDs = missing.sorted()
       run.result = bounded == nil ? .ok : .partial
-      if let bounded { run.note = bounded }
+      run.note = noted(bounded)
       let outcome = finish(state)
       // Every pending book is held as it is: should a power cut bring them back, the next
       // sync finds nothing to change again, so this need not wait for the disk.
@@ -319,13 +321,14 @@ public struct CatalogueSync: Sendable {
       state.addedBooks = merge.bookCount - base.baseBookCount
       if stop == nil, let bounded {
         run.result = .partial
-        run.note = bounded
+        run.note = noted(bounded)
       } else if stop == nil {
         state.missingIDs = missing.sorted()
         run.result = .ok
+        run.note = noted(nil)
       } else {
         run.result = .partial
-        run.note = Self.note(for: stop)
+        run.note = noted(Self.note(for: stop))
       }
       run.seconds = elapsed()
       run.requests = counter.load(ordering: .relaxed) + (run.feed?.requests ?? 0)
