@@ -15,6 +15,8 @@
   X(el_gets, const char *, (EditLine *, int *))                                                  \
   X(el_line, const LineInfo *, (EditLine *))                                                     \
   X(el_insertstr, int, (EditLine *, const char *))                                               \
+  X(el_deletestr, void, (EditLine *, int))                                                       \
+  X(el_cursor, int, (EditLine *, int))                                                           \
   X(el_resize, void, (EditLine *))                                                               \
   X(el_set, int, (EditLine *, int, ...))                                                         \
   X(history_init, History *, (void))                                                             \
@@ -44,6 +46,8 @@ EditLine *gb_el_init(const char *program, FILE *input, FILE *output, FILE *error
 const char *gb_el_gets(EditLine *el, int *count) { return table.fn_el_gets(el, count); }
 const LineInfo *gb_el_line(EditLine *el) { return table.fn_el_line(el); }
 int gb_el_insertstr(EditLine *el, const char *text) { return table.fn_el_insertstr(el, text); }
+void gb_el_deletestr(EditLine *el, int count) { table.fn_el_deletestr(el, count); }
+int gb_el_cursor(EditLine *el, int count) { return table.fn_el_cursor(el, count); }
 void gb_el_resize(EditLine *el) { table.fn_el_resize(el); }
 History *gb_history_init(void) { return table.fn_history_init(); }
 

@@ -26,7 +26,7 @@ public struct GutendexClient: Sendable {
   public var now: @Sendable () -> Date
 
   /// Redirects followed at most, all on the server's own host.
-  static let maxRedirects = 5
+  static let maxRedirects = RedirectPolicy.limit
 
   /// A client for the Gutendex API at `server`.
   public init(
@@ -49,6 +49,12 @@ public struct GutendexClient: Sendable {
     self.random = random
     self.observer = observer
     self.now = now
+  }
+
+  /// The path every request takes (the same transport and observer): book files and Project
+  /// Gutenberg's feed go through it too, so each of their requests is reported like a page's.
+  public var pipeline: HTTPPipeline {
+    HTTPPipeline(transport: transport, observer: observer)
   }
 
   /// One page of books.
@@ -92,7 +98,7 @@ public struct GutendexClient: Sendable {
     while base.hasSuffix("/") { base.removeLast() }
     let text = base + "/" + path + (query.isEmpty ? "" : "?" + query)
     guard let url = URL(string: text), url.host != nil else {
-      throw .invalidRequest(reason: "not a usable server URL: \(server.absoluteString)")
+      throw .invalidRequest(reason: "not a usable server URL: \(server.redacted)")
     }
     return url
   }
@@ -147,15 +153,13 @@ public struct GutendexClient: Sendable {
         response.url = current
         return response
       case 301, 302, 303, 307, 308:
-        guard let location = response.header("location"),
-          let target = URL(string: location, relativeTo: current)?.absoluteURL
-        else {
+        guard let location = response.header("location") else {
           throw .http(status: response.status, detail: "redirect without a Location", url: current)
         }
-        guard Self.sameOrigin(target, current) else {
-          throw .redirectRefused(from: current, to: target.absoluteString)
+        switch RedirectPolicy.sameOrigin.target(from: current, location: location) {
+        case .success(let target): current = target
+        case .failure(let refusal): throw .redirectRefused(from: current, to: refusal.to)
         }
-        current = target
         lastRedirect = response.status
       case 407:
         // The proxy's answer, not the server's: the server was never reached.
@@ -178,7 +182,7 @@ public struct GutendexClient: Sendable {
   func exchange(_ url: URL, attempt: Int) async throws(GutendexError) -> HTTPResponse {
     let request = HTTPRequest(
       url: url,
-      headers: ["Accept": "application/json", "User-Agent": "gutenberg/1.0 (Swift)"],
+      headers: ["Accept": "application/json", "User-Agent": HTTPPipeline.userAgent],
       timeout: timeout)
     let clock = ContinuousClock()
     let start = clock.now

@@ -88,7 +88,7 @@ extension Connection {
       return .close
     }
     let sent = faulty ? count / 2 : count
-    try await stream(file, from: range.first, count: sent, trickle: plan.trickle)
+    try await stream(file, from: range.first, count: sent, rate: plan.bodyBytesPerSecond)
     if plan.stallMidBody {
       await stall()
       return .close
@@ -98,11 +98,9 @@ extension Connection {
     return keepAlive ? .keepAlive : .close
   }
 
-  /// Writes `count` bytes of `file` from `offset`, a chunk at a time (a byte at a time,
-  /// `trickle` apart, when set).
-  private func stream(_ file: ServedFile, from offset: Int, count: Int, trickle: Duration?)
-    async throws
-  {
+  /// Writes `count` bytes of `file` from `offset`, a chunk at a time; with a `rate`, a tenth of
+  /// it every tenth of a second.
+  private func stream(_ file: ServedFile, from offset: Int, count: Int, rate: Int?) async throws {
     var handle: FileHandle?
     if case .file(let url) = file.content {
       handle = try FileHandle(forReadingFrom: url)
@@ -113,8 +111,9 @@ extension Connection {
     let end = offset + count
     while position < end {
       try Task.checkCancellation()
-      if let trickle, position > offset { try await Task.sleep(for: trickle) }
-      let length = min(trickle == nil ? Self.fileChunkSize : 1, end - position)
+      let piece = rate.map { max(1, $0 / 10) } ?? Self.fileChunkSize
+      let length = min(piece, Self.fileChunkSize, end - position)
+      if rate != nil, position > offset { try await Task.sleep(for: .milliseconds(100)) }
       let chunk: Data
       switch file.content {
       case .bytes(let data):

@@ -37,15 +37,15 @@ public struct FaultPlan: Sendable, Hashable {
   /// Files mode: send the headers and half the body, then nothing until the client gives up,
   /// the server stops or a test ends the stall (``LoopbackServer/endStalls()``).
   public var stallMidBody: Bool
-  /// Files mode: send the body one byte at a time, this long apart (a server trickling a file
-  /// never goes silent long enough for a stall timeout; only a minimum speed ends it).
-  public var trickle: Duration?
   /// Stream a body of this size instead of the handler's, never holding it in memory.
   public var oversizedBody: OversizedBody?
   /// Answer 302 to ``foreignRedirectTarget``.
   public var redirectToForeignHost: Bool
   /// Rewrite book titles and first author names with terminal escapes (see ``HostileText``).
   public var hostileText: Bool
+  /// Files mode: the body goes out at most this many bytes a second, in pieces a tenth of a
+  /// second apart (a slow mirror or a throttled link); nil: as fast as the client reads.
+  public var bodyBytesPerSecond: Int?
   /// How many more requests the plan applies to before the server heals itself (nil: all).
   /// A test that needs "fail twice, then work" sets 2 here rather than racing the client to
   /// switch the faults off.
@@ -58,10 +58,10 @@ public struct FaultPlan: Sendable, Hashable {
     invalidJSON: Bool = false, wrongContentType: Bool = false, resetMidBody: Bool = false,
     stallAfterHeaders: Bool = false, stallMidBody: Bool = false,
     oversizedBody: OversizedBody? = nil,
-    redirectToForeignHost: Bool = false, hostileText: Bool = false, remainingRequests: Int? = nil,
-    trickle: Duration? = nil
+    redirectToForeignHost: Bool = false, hostileText: Bool = false,
+    bodyBytesPerSecond: Int? = nil, remainingRequests: Int? = nil
   ) {
-    self.trickle = trickle
+    self.bodyBytesPerSecond = bodyBytesPerSecond
     self.latency = latency
     self.holdUntilReleased = holdUntilReleased
     self.statusScript = statusScript

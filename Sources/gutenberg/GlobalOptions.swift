@@ -51,7 +51,7 @@ struct GlobalOptions: ParsableArguments {
       """)
   var timeout: Double?
 
-  @Flag(help: "One line per request on standard error: API pages and book files.")
+  @Flag(help: "One line per request on standard error: API pages, book files and the feed.")
   var verbose = false
 
   func validate() throws {

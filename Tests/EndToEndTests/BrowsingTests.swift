@@ -133,6 +133,19 @@ struct BrowsingTests {
     #expect(try await other.favoriteIDs().sorted() == exported.sorted())
   }
 
+  /// `~` at the prompt is the home directory (`HOME` is the harness's root).
+  @Test func aTildeInAPromptPathIsHome() async throws {
+    let app = try Gutenberg()
+    defer { app.cleanUp() }
+    let run = try await app.run(
+      ["--source", "local"], input: "f 1 2\nexport ~/saved.json\nimport ~/saved.json\nq\n")
+    #expect(run.status == 0, "\(run)")
+    let file = app.root.appendingPathComponent("saved.json")
+    #expect(FileManager.default.fileExists(atPath: file.path), "\(run)")
+    #expect(run.unwrapped.contains(file.path), "\(run)")
+    #expect(run.unwrapped.contains("Imported from ~/saved.json: 0 added"), "\(run)")
+  }
+
   @Test func badLinesAnswerOneErrorAndKeepTheState() async throws {
     let server = try await TestServer.start()
     let app = try Gutenberg()

@@ -100,6 +100,39 @@ struct FeedFaultTests {
     return sync
   }
 
+  /// The feed's requests go through the one pipeline every request takes: `--verbose` prints
+  /// each (the redirect's too), and `status` lists them among the recent requests.
+  @Test func theFeedsRequestsAreLoggedLikeEveryOther() async throws {
+    let servers = try await Self.servers()
+    let app = try Gutenberg()
+    defer { app.cleanUp() }
+    servers.feed.serve(
+      ServedFile(content: .file(try Self.feedFile(in: app.root))), at: "/files/rdf.tar.bz2")
+    servers.feed.redirect("/rdf-files.tar.bz2", to: "/files/rdf.tar.bz2")
+    let sync = try await app.run(
+      ["sync", "--feed", "--verbose", "--server", servers.apiURL, "--feed-url", servers.feedURL],
+      timeout: .seconds(180))
+    await servers.stop()
+    #expect(sync.status == 0, "\(sync)")
+    let moved = servers.feedURL.replacingOccurrences(
+      of: "/rdf-files.tar.bz2", with: "/files/rdf.tar.bz2")
+    #expect(sync.err.contains("request: GET \(servers.feedURL) → HTTP 302"), "\(sync)")
+    #expect(sync.err.contains("request: GET \(moved) → HTTP 200"), "\(sync)")
+
+    // In the browser, a sync due to refresh the feed, then the status screen's requests.
+    let servers2 = try await Self.servers()
+    var browser = app
+    browser.extraEnvironment["GUTENBERG_FEED_URL"] = servers2.feedURL
+    browser.extraEnvironment["GUTENBERG_FEED_MAX_AGE"] = "1"
+    servers2.feed.serve(
+      ServedFile(content: .file(try Self.feedFile(in: app.root))), at: "/rdf-files.tar.bz2")
+    let run = try await browser.run(
+      ["--server", servers2.apiURL], input: "sync\ns\nq\n", timeout: .seconds(180))
+    await servers2.stop()
+    #expect(run.status == 0, "\(run)")
+    #expect(run.unwrapped.contains("/rdf-files.tar.bz2"), "status lists no feed request: \(run)")
+  }
+
   @Test func aRefusedFeed() async throws {
     try await expectRefused("refused", feedURL: "http://127.0.0.1:9/rdf-files.tar.bz2") { _, _ in }
   }

@@ -48,7 +48,7 @@ struct SyncedLanguageTests {
     let url = try await server.start()
     let app = try Gutenberg()
     defer { app.cleanUp() }
-    let before = try await app.run(["--source", "local", "list", "--language", "ger"])
+    let before = try await app.run(["--source", "local", "list", "--language", "ger", "--json"])
     let sync = try await app.run(["sync", "--server", url.absoluteString], timeout: .seconds(120))
     await server.stop()
     let toki = try await app.run(["--source", "local", "list", "--language", "tok"])
@@ -56,9 +56,10 @@ struct SyncedLanguageTests {
     let new = try await app.run(["new", "--language", "tok"])
     let browsed = try await app.run(["--source", "local"], input: "lang ger\nq\n")
 
-    // Before the sync nothing has `ger`: it is read as a short "German", as before.
-    #expect(before.status == 64, "\(before)")
-    #expect(before.err.contains("unknown language 'ger'; did you mean de (German)?"), "\(before)")
+    // Before the sync nothing has `ger`: it is German's ISO 639-2 code, Gutendex's `de`.
+    #expect(before.status == 0, "\(before)")
+    #expect(before.out.contains("\"languages\":[\"de\"]"), "\(before)")
+    #expect(!before.out.contains(world.ger.title), "\(before)")
     #expect(sync.status == 0, "\(sync)")
     #expect(toki.status == 0, "\(toki)")
     #expect(toki.outLines.map { $0.prefix { $0 != "\t" } } == ["\(world.tokiPona.id)"], "\(toki)")
@@ -79,7 +80,8 @@ struct SyncedLanguageTests {
     defer { app.cleanUp() }
     let none = try await app.run(["--source", "local", "list", "--language", "zz", "--json"])
     let misspelled = try await app.run(["--source", "local", "list", "--language", "englsh"])
-    let abbreviated = try await app.run(["--source", "local", "list", "--language", "eng"])
+    let abbreviated = try await app.run(["--source", "local", "list", "--language", "tag"])
+    let iso = try await app.run(["--source", "local", "list", "--language", "ger", "--json"])
 
     #expect(none.status == 0, "\(none)")
     let page = try #require(
@@ -92,7 +94,12 @@ struct SyncedLanguageTests {
       "\(misspelled)")
     #expect(abbreviated.status == 64, "\(abbreviated)")
     #expect(
-      abbreviated.err.contains("unknown language 'eng'; did you mean en (English)"),
+      abbreviated.err.contains("unknown language 'tag'; did you mean tl (Tagalog)"),
       "\(abbreviated)")
+    // An ISO 639-2 code is the language's Gutendex code.
+    #expect(iso.status == 0, "\(iso)")
+    let german = try #require(
+      try JSONSerialization.jsonObject(with: iso.stdout) as? [String: Any], "\(iso)")
+    #expect((german["count"] as? Int ?? 0) > 1_000, "\(iso)")
   }
 }

@@ -6,7 +6,7 @@ import Testing
 
 @testable import TestSupport
 
-/// Issue 35's network probes (classes 4, 5 and 6): a feed trickled a byte a second, a 304 to
+/// Issue 35's network probes (classes 4, 5 and 6): a feed trickled a byte at a time, a 304 to
 /// a request that named no copy, a mirror answering 200 with an HTML page or binary junk, and
 /// credentials in `--server`, `--feed-url` and `--mirror` URLs. Each ends by itself within its
 /// bound with one line naming the cause, no secret is printed or stored, and every favourite,
@@ -30,9 +30,10 @@ struct HostileNetworkTests {
     return try #require(parts.string)
   }
 
-  /// The feed faults: trickled (only a minimum speed ends it: 1,024 bytes/s over 2 s here) and
-  /// a 304 to an unconditional request (it read as "unchanged" and held off refreshes for 7
-  /// days). Each is one `error: the feed:` line; the walk still runs; nothing else changes.
+  /// The feed faults: trickled a byte every tenth of a second, never silent for long (only a
+  /// minimum speed ends it: 1,024 bytes/s over 2 s here), and a 304 to an unconditional
+  /// request (it read as "unchanged" and held off refreshes for 7 days). Each is one
+  /// `error: the feed:` line; the walk still runs; nothing else changes.
   @Test(arguments: ["trickle", "unasked 304"])
   func aFeedFaultIsOneLineAndChangesNothing(fault: String) async throws {
     try await Holdings.with { holdings in
@@ -46,7 +47,8 @@ struct HostileNetworkTests {
         at: "/rdf-files.tar.bz2")
       feed.faults =
         fault == "trickle"
-        ? FaultPlan(trickle: .seconds(1)) : FaultPlan(statusScript: [ScriptedResponse(status: 304)])
+        ? FaultPlan(bodyBytesPerSecond: 1)
+        : FaultPlan(statusScript: [ScriptedResponse(status: 304)])
       var app = holdings.app
       app.extraEnvironment["GUTENBERG_MIN_SPEED"] = "1024/2"
       let (sync, took) = try await StarvedDeadline.counted {

@@ -84,10 +84,13 @@ import Testing
     #expect(asked.withLock { $0 } == 0)
     #expect(try synced.parse("lang ger tok") == .languages(["ger", "tok"]))
     #expect(asked.withLock { $0 } == 1)
+    // Without it, `ger` is German's ISO 639-2 code.
+    #expect(try parser.parse("lang ger") == .languages(["de"]))
     #expect(
-      throws: PromptParser.Failure(message: "unknown language 'ger'; did you mean de (German)?")
+      throws: PromptParser.Failure(
+        message: "unknown language 'tag'; did you mean tl (Tagalog), bgs (Tagabawa)?")
     ) {
-      try parser.parse("lang ger")
+      try parser.parse("lang tag")
     }
     #expect(try parser.parse("lang tok, zz") == .languages(["tok", "zz"]))
   }

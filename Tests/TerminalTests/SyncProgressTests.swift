@@ -1,11 +1,11 @@
 import Foundation
-import Gutendex
+import GutendexEngine
 import Testing
 
 @testable import Terminal
 
-/// `sync`'s progress line: pages from the server's answers, books from the journal as it grows
-/// (not what an earlier, interrupted sync left), and the rate.
+/// `sync`'s progress line, from the sync's own events: the API's pages, books and rate, or the
+/// feed's bytes (of its announced length) and books.
 @Suite struct SyncProgressTests {
   @Test func theLineSaysPagesBooksAndRate() {
     #expect(
@@ -15,29 +15,25 @@ import Testing
       SyncProgress.text(pages: 1, books: 1, seconds: 0) == "sync: 1 page · 1 book · 0.0 pages/s")
   }
 
-  @Test func pagesAndBooksCountFromTheStart() throws {
-    let data = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "gutenberg-sync-progress-\(UUID().uuidString)", isDirectory: true)
-    let catalogue = data.appendingPathComponent("catalogue", isDirectory: true)
-    try FileManager.default.createDirectory(at: catalogue, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: data) }
-    let journal = catalogue.appendingPathComponent("pending.jsonl")
-    // Two books from an earlier sync that stopped.
-    try Data("{\"id\":1}\n{\"id\":2}\n".utf8).write(to: journal)
-    let progress = SyncProgress(dataDirectory: data)
-    let url = try #require(URL(string: "http://127.0.0.1:9/books/"))
-    progress.record(RequestEvent(url: url, status: 200, error: nil, duration: .zero, attempt: 1))
-    progress.start()
-    #expect(progress.pagesSoFar == 0)
-    #expect(progress.booksSoFar() == 0)
-    progress.record(RequestEvent(url: url, status: 200, error: nil, duration: .zero, attempt: 1))
-    progress.record(RequestEvent(url: url, status: 503, error: nil, duration: .zero, attempt: 1))
-    let handle = try FileHandle(forWritingTo: journal)
-    try handle.seekToEnd()
-    try handle.write(contentsOf: Data("{\"id\":3}\n{\"id\":4}\n{\"id\":5}\n".utf8))
-    try handle.close()
-    #expect(progress.pagesSoFar == 1)
-    #expect(progress.booksSoFar() == 3)
-    #expect(progress.booksSoFar() == 3, "the same bytes are not counted twice")
+  @Test func pagesAndBooksCountFromTheEvents() {
+    let progress = SyncProgress()
+    #expect(
+      SyncProgress.text(progress.current, seconds: 1) == "sync: 0 pages · 0 books · 0.0 pages/s")
+    progress.record(.page(books: 32))
+    progress.record(.page(books: 5))
+    #expect(progress.current.pages == 2 && progress.current.books == 37)
+    #expect(
+      SyncProgress.text(progress.current, seconds: 2) == "sync: 2 pages · 37 books · 1.0 pages/s")
+  }
+
+  @Test func theFeedsBytesAndBooksReplaceThePages() {
+    let progress = SyncProgress()
+    progress.record(.feed(bytes: 3 * 1_048_576, total: 130 * 1_048_576, books: 4_210))
+    #expect(
+      SyncProgress.text(progress.current, seconds: 2)
+        == "sync: feed 3.0 MiB of 130.0 MiB · 4,210 books · 1.5 MiB/s")
+    progress.record(.feed(bytes: 512, total: nil, books: 0))
+    #expect(
+      SyncProgress.text(progress.current, seconds: 1) == "sync: feed 512 B · 0 books · 512 B/s")
   }
 }

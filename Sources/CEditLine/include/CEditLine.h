@@ -25,6 +25,8 @@ EditLine *gb_el_init(const char *program, FILE *input, FILE *output, FILE *error
 const char *gb_el_gets(EditLine *el, int *count);
 const LineInfo *gb_el_line(EditLine *el);
 int gb_el_insertstr(EditLine *el, const char *text);
+void gb_el_deletestr(EditLine *el, int count);
+int gb_el_cursor(EditLine *el, int count);
 void gb_el_resize(EditLine *el);
 History *gb_history_init(void);
 

@@ -54,9 +54,11 @@ extension CatalogService {
       events(.sidecarIgnored(path: partial.infoURL.path, reason: reason))
       partial.remove()
     }
+    // Through the client's pipeline: each request is in the log `status` shows and in
+    // `--verbose`, as the pages' are.
     let downloader = Downloader(
-      stallTimeout: request.stallTimeout, minimumSpeed: request.minimumSpeed,
-      observer: request.observer)
+      pipeline: client.pipeline.observed(by: request.observer),
+      stallTimeout: request.stallTimeout, minimumSpeed: request.minimumSpeed)
     let result: DownloadResult
     do {
       result = try await downloader.download(

@@ -68,9 +68,13 @@ extension CatalogService {
   /// and library's books in `ids=` batches); favourites the server no longer has are marked.
   /// The run is returned whatever its result (and logged); only "cannot sync at all" throws.
   /// `feed` replaces the policy's feed refresh (`sync --feed`, `--feed-url`).
-  public func syncCatalogue(full: Bool = false, feed: FeedOptions? = nil)
-    async throws(CatalogError) -> SyncReport
-  {
+  ///
+  /// `events` hears what the sync has done so far, as it goes (pages, the feed's bytes and
+  /// books), from any thread: what a progress line draws.
+  public func syncCatalogue(
+    full: Bool = false, feed: FeedOptions? = nil,
+    events: (@Sendable (SyncEvent) -> Void)? = nil
+  ) async throws(CatalogError) -> SyncReport {
     guard let local, let files = local.files else {
       throw .localCatalogueUnavailable("there is no local catalogue to sync")
     }
@@ -80,9 +84,10 @@ extension CatalogService {
     }
     guard network.current != .simulatedOffline else { throw .needsNetwork("a sync") }
     let held = try await heldIDs()
-    let outcome = await CatalogueSync(
-      client: client, files: files, feed: (feed ?? local.policy.feed)?.policy, now: now
-    ).run(holdings: held, full: full)
+    var sync = CatalogueSync(
+      client: client, files: files, feed: (feed ?? local.policy.feed)?.policy, now: now)
+    sync.events = events
+    let outcome = await sync.run(holdings: held, full: full)
     switch outcome.run.cause {
     case nil: network.markOnline()
     case .unavailable?, .rateLimited?:

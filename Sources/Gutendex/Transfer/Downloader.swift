@@ -17,7 +17,7 @@ import Foundation
 /// a later run can resume it; otherwise nothing but the finished file is ever left behind.
 public final class Downloader: Sendable {
   /// Redirects followed at most per attempt.
-  public static let maxRedirects = 5
+  public static let maxRedirects = RedirectPolicy.limit
 
   let transport: any Requestable
   let retry: RetryPolicy
@@ -42,6 +42,17 @@ public final class Downloader: Sendable {
     self.stallTimeout = stallTimeout
     self.minimumSpeed = minimumSpeed
     self.observer = observer
+  }
+
+  /// A downloader sending through `pipeline` (its transport, and its observer told about every
+  /// request), as the rest of the program's requests are.
+  public convenience init(
+    pipeline: HTTPPipeline, retry: RetryPolicy = RetryPolicy(maxAttempts: 4),
+    stallTimeout: Duration = .seconds(30), minimumSpeed: MinimumSpeed? = .standard
+  ) {
+    self.init(
+      transport: pipeline.transport, retry: retry, stallTimeout: stallTimeout,
+      minimumSpeed: minimumSpeed, observer: pipeline.observer)
   }
 
   /// Downloads `url` to `destination` (its directory must exist), resuming a part left by an
@@ -147,7 +158,7 @@ public final class Downloader: Sendable {
       let resume = fresh ? nil : partial.resumePoint(for: url, sameFile: sameFile)
       if resume == nil { partial.remove() }
       if record.resumedFrom == nil { record.resumedFrom = resume?.offset ?? 0 }
-      var headers = ["User-Agent": "gutenberg/1.0", "Accept-Encoding": "identity"]
+      var headers = ["User-Agent": HTTPPipeline.userAgent, "Accept-Encoding": "identity"]
       if let resume {
         headers["Range"] = "bytes=\(resume.offset)-"
         headers["If-Range"] = resume.info.validator
@@ -318,32 +329,15 @@ public final class Downloader: Sendable {
     return retry.delay(beforeRetry: attempt, random: Double.random(in: 0..<1))
   }
 
-  /// Where a redirect may go: https anywhere, http only on a loopback host (tests); a move from
-  /// https to http elsewhere is a downgrade and refused.
+  /// Where a redirect may go (``RedirectPolicy/files``): https anywhere, http only on a
+  /// loopback host (tests); a move from https to http elsewhere is a downgrade and refused.
   public static func redirectTarget(from current: URL, location: String?) throws(DownloadError)
     -> URL
   {
-    guard let location, !location.isEmpty,
-      let target = URL(string: location, relativeTo: current)?.absoluteURL, target.host != nil
-    else {
-      throw .redirectRefused(
-        from: current, to: location ?? "(none)", reason: "no usable Location header")
+    switch RedirectPolicy.files.target(from: current, location: location) {
+    case .success(let target): return target
+    case .failure(let refusal):
+      throw .redirectRefused(from: refusal.from, to: refusal.to, reason: refusal.reason)
     }
-    let scheme = target.scheme?.lowercased()
-    if scheme == "https" { return target }
-    if scheme == "http", isLoopback(target.host) { return target }
-    if scheme == "http", current.scheme?.lowercased() == "https" {
-      throw .redirectRefused(
-        from: current, to: target.absoluteString, reason: "a downgrade from https to http")
-    }
-    throw .redirectRefused(
-      from: current, to: target.absoluteString,
-      reason: "only https is followed (http only on this machine)")
-  }
-
-  /// 127.0.0.0/8, ::1 and localhost.
-  static func isLoopback(_ host: String?) -> Bool {
-    guard let host = host?.lowercased() else { return false }
-    return host == "localhost" || host == "::1" || host == "[::1]" || host.hasPrefix("127.")
   }
 }

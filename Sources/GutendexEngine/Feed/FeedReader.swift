@@ -50,15 +50,17 @@ public enum FeedReader {
   /// Reads the feed from `body`, each book into `records` as it is read; throws
   /// ``FeedArchive/Failure`` when the archive is not a readable tar (with the network's own
   /// error inside when that is what stopped it), or what `records` threw.
-  static func read<Records: Books>(_ body: HTTPBody, into records: Records) async throws
-    -> Reading<Records>
-  {
+  /// `progress` hears the bytes received and the books read so far, after each piece of the
+  /// body and each book (from the transfer's task and the parsing thread).
+  static func read<Records: Books>(
+    _ body: HTTPBody, into records: Records, progress: FeedProgress = FeedProgress()
+  ) async throws -> Reading<Records> {
     let pipe = FeedPipe()
     let stop = Stop()
     // Ctrl-C ends the transfer (the archive then reads a truncated stream and stops) and the
     // parsing, which checks between records: it ends within a record's time.
     return try await withTaskCancellationHandler {
-      try await start(body, pipe, records, stop)
+      try await start(body, pipe, records, progress, stop)
     } onCancel: {
       stop.flag.store(true, ordering: .relaxed)
       body.cancel()
@@ -71,11 +73,12 @@ public enum FeedReader {
   }
 
   private static func start<Records: Books>(
-    _ body: HTTPBody, _ pipe: FeedPipe, _ records: Records, _ stop: Stop
+    _ body: HTTPBody, _ pipe: FeedPipe, _ records: Records, _ progress: FeedProgress,
+    _ stop: Stop
   ) async throws -> Reading<Records> {
     try await withCheckedThrowingContinuation { continuation in
       let thread = Thread {
-        let outcome = Result { try readArchive(pipe, records, stop) }
+        let outcome = Result { try readArchive(pipe, records, progress, stop) }
         pipe.closeReader()
         continuation.resume(with: outcome)
       }
@@ -84,6 +87,7 @@ public enum FeedReader {
       Task {
         do {
           for try await piece in body {
+            progress.received(piece.count)
             guard await pipe.write(piece) else {
               body.cancel()
               break
@@ -100,12 +104,14 @@ public enum FeedReader {
   /// Expands the archive on this thread and parses its records on a second one, in archive
   /// order, through a bounded ``FeedRecordQueue``.
   private static func readArchive<Records: Books>(
-    _ pipe: FeedPipe, _ records: Records, _ stop: Stop
+    _ pipe: FeedPipe, _ records: Records, _ progress: FeedProgress, _ stop: Stop
   ) throws -> Reading<Records> {
     let queue = FeedRecordQueue()
     let parsed = ParsedReading<Records>()
     let parser = Thread {
-      let outcome = Result { try parse(queue, into: Reading(records: records), stop: stop) }
+      let outcome = Result {
+        try parse(queue, into: Reading(records: records), progress: progress, stop: stop)
+      }
       // A sink that failed (a full disk) stops the archive too; its records would go nowhere.
       if case .failure = outcome { queue.stopConsuming() }
       parsed.finish(outcome)
@@ -147,7 +153,8 @@ public enum FeedReader {
 
   /// Reads each record the queue hands over into `reading`, until the queue is closed.
   private static func parse<Records: Books>(
-    _ queue: FeedRecordQueue, into start: Reading<Records>, stop: Stop
+    _ queue: FeedRecordQueue, into start: Reading<Records>, progress: FeedProgress,
+    stop: Stop
   ) throws -> Reading<Records> {
     var reading = start
     while let item = queue.pop() {
@@ -177,6 +184,7 @@ public enum FeedReader {
           // What the sink throws (a full disk) ends the reading, unlike a broken record.
           try reading.records.add(book)
           reading.count += 1
+          progress.read(books: reading.count)
         }
         reading.seen.insert(id)
       }

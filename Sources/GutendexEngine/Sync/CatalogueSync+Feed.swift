@@ -8,9 +8,6 @@ import Gutendex
 #endif
 
 extension CatalogueSync {
-  /// The most redirects a feed request follows (a mirror moving its file, http to https).
-  static let feedRedirectLimit = 5
-
   /// Refreshes the local catalogue from Project Gutenberg's feed when `policy` says it is due:
   /// one conditional GET (an unchanged file is one 304), the body streamed through libarchive
   /// and the RDF reader, then a new index of every book the feed has plus the books held here
@@ -37,35 +34,38 @@ extension CatalogueSync {
     if let etag = feed.etag { headers["If-None-Match"] = etag }
     if let lastModified = feed.lastModified { headers["If-Modified-Since"] = lastModified }
     let conditional = feed.etag != nil || feed.lastModified != nil
-    var target = url
-    var response: StreamedResponse
-    do {
-      while true {
-        requests += 1
-        // `--timeout` is how long it may receive nothing; the minimum speed (as for book
-        // files) ends a feed trickled slowly enough never to stall.
-        let request = HTTPRequest(
-          url: target, headers: headers, timeout: client.timeout,
-          minimumSpeed: policy.minimumSpeed)
-        response = try await client.transport.open(request)
-        guard (300..<400).contains(response.status), response.status != 304,
-          let location = response.header("Location")
-        else { break }
-        response.body.cancel()
-        guard requests <= Self.feedRedirectLimit,
-          let next = URL(string: location, relativeTo: target)?.absoluteURL,
-          next.scheme == "https" || (next.scheme == "http" && target.scheme == "http")
-        else {
-          return failed(
-            "redirect to \(URL.redacting(location)) refused (\(target.redacted))")
-        }
-        target = next
-      }
-    } catch let error as GutendexError {
-      if case .cancelled = error { return failed(error.description, .cancelled) }
-      return failed(error.description)
+    // Through the client's pipeline, as every request: `--verbose` and `status` show it, and
+    // a redirect follows the rule of files (https anywhere, never down to http). `--timeout`
+    // is how long it may receive nothing; the minimum speed (as for book files) ends a feed
+    // trickled slowly enough never to stall.
+    let request = HTTPRequest(
+      url: url, headers: headers, timeout: client.timeout, minimumSpeed: policy.minimumSpeed)
+    let response: StreamedResponse
+    let target: URL
+    do throws(HTTPPipeline.Failure) {
+      let opened = try await client.pipeline.open(request, redirects: .files)
+      requests += opened.requests
+      response = opened.response
+      target = opened.url
     } catch {
-      return failed("\(error)")
+      switch error {
+      case .transport(let cause, let sent):
+        requests += sent
+        if let error = cause as? GutendexError {
+          if case .cancelled = error { return failed(error.description, .cancelled) }
+          return failed(error.description)
+        }
+        return failed("\(cause)")
+      case .redirectRefused(let refusal, let sent):
+        requests += sent
+        return failed(
+          "redirect to \(URL.redacting(refusal.to)) refused (\(refusal.reason); "
+            + "\(refusal.from.redacted))")
+      case .tooManyRedirects(let from, let sent):
+        requests += sent
+        return failed(
+          "too many redirects (more than \(RedirectPolicy.limit)) from \(from.redacted)")
+      }
     }
 
     switch response.status {
@@ -98,7 +98,13 @@ extension CatalogueSync {
     defer { index.close() }
     let reading: FeedReader.Reading<StreamedIndex>
     do {
-      reading = try await FeedReader.read(response.body, into: index)
+      let total = response.body.length
+      let events = self.events
+      reading = try await FeedReader.read(
+        response.body, into: index,
+        progress: FeedProgress { bytes, books in
+          events?(.feed(bytes: bytes, total: total, books: books))
+        })
       try Task.checkCancellation()
     } catch _ where Task.isCancelled {
       // Ctrl-C ended the transfer: the archive looks cut off, but nothing is wrong with it.

@@ -35,6 +35,8 @@ public struct CatalogueSync: Sendable {
   /// When to refresh from Project Gutenberg's feed first (see `CatalogueSync+Feed.swift`);
   /// nil never.
   public var feed: FeedPolicy?
+  /// Told what the sync has done so far, as it goes (see ``SyncEvent``); from any thread.
+  public var events: (@Sendable (SyncEvent) -> Void)?
   /// The most books a walk keeps pending beyond those the catalogue has: a server that keeps
   /// offering new ids (a `count` as large as it likes, ids ever lower) stops here rather than
   /// fill the disk. Project Gutenberg adds a few thousand books a year; a `--full` walk may
@@ -192,6 +194,7 @@ public struct CatalogueSync: Sendable {
               + "(\(pendingBound))")
         }
         try files.appendPending(page.results.map(\.rawJSON), durable: false)
+        events?(.page(books: page.results.count))
         pendingIDs.formUnion(fresh)
         let untilKnown = mode == "new"
         let done = page.next == nil || (untilKnown && allKnown) || page.results.isEmpty
@@ -242,6 +245,7 @@ public struct CatalogueSync: Sendable {
         let page = try await client.send(.books(BookQuery(ids: batch)))
         let answered = page.results.filter { batch.contains($0.id) }
         try files.appendPending(answered.map(\.rawJSON), durable: false)
+        events?(.page(books: answered.count))
         held += answered
         let returned = Set(answered.map(\.id))
         missing += batch.filter { !returned.contains($0) }

@@ -10,7 +10,7 @@ public struct FeedPolicy: Sendable, Hashable {
   /// A week: at most one feed download a week by default (the file is 50–100 MB).
   public static let defaultMaxAge: TimeInterval = 7 * 24 * 3600
   /// The User-Agent of feed requests: the program and where it comes from.
-  public static let userAgent = "gutenberg/1.0 (+https://github.com/gutenberg-cli/gutenberg)"
+  public static let userAgent = HTTPPipeline.userAgent
 
   /// The feed file's URL (a mirror's copy, say).
   public var url: URL

@@ -41,9 +41,10 @@ extension CatalogueLanguages {
   ///    server answers any code (one no book has finds nothing), a code missing here may be on
   ///    the server or arrive with the next sync, and short codes are too near each other for
   ///    "did you mean" to tell a typo from another language (every 2-letter word is within 2
-  ///    edits of `en`). Except 3 letters that begin a known language's name (`eng`, `ger`,
-  ///    `fre`: ISO 639-2 codes of languages Gutendex codes in 2 letters): those are refused,
-  ///    proposing the languages they begin;
+  ///    edits of `en`). Except an ISO 639-2 code of a language Gutendex codes in 2 letters
+  ///    (`eng`, `ger`, `deu`, `fre`), which is that language's code (`en`, `de`, `fr`), and
+  ///    other 3 letters that begin a known language's name, which are refused, proposing the
+  ///    languages they begin;
   /// 3. else (a longer word, or one with other characters: meant as a name) it is refused,
   ///    proposing the nearest codes and names (`englsh` → en).
   package static func codes(
@@ -56,6 +57,7 @@ extension CatalogueLanguages {
         held = Dictionary(catalogue().map { (comparable($0), $0) }) { first, _ in first }
       }
       if let code = held?[comparable(word)] { return code }
+      if let code = isoAlpha3[comparable(word)] { return code }
       guard let code = wellFormedCode(word), abbreviated(code).isEmpty else { return nil }
       return code
     }

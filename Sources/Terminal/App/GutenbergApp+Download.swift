@@ -165,9 +165,9 @@ extension GutenbergApp {
       var building = DownloadRequest(
         id: id, format: current, target: target, replace: force, mirror: sources[source],
         stallTimeout: downloadTimeout, minimumSpeed: minimumSpeed,
-        cleanTitle: { Sanitizer.title($0) },
-        // --verbose: the file's requests (redirects included) too, as the API's are.
-        observer: options.verbose ? Self.requestPrinter(output) : nil)
+        // The file's requests (redirects included) go through the client's pipeline, whose
+        // observer prints them with --verbose as it does the API's.
+        cleanTitle: { Sanitizer.title($0) })
       building.otherSources = sources.enumerated().filter { $0.offset != source }.map(\.element)
       let request = building
       watch = DownloadWatch(output: output, quiet: quiet)

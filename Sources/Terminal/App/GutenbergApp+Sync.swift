@@ -72,19 +72,20 @@ extension GutenbergApp {
       return fail(error.message, error.status)
     }
     let service = self.service
+    let progress = SyncProgress()
     let task = Task { () -> Result<SyncReport, CatalogError> in
       do throws(CatalogError) {
-        return .success(try await service.syncCatalogue(feed: policy))
+        return .success(try await service.syncCatalogue(feed: policy, events: progress.record))
       } catch {
         return .failure(error)
       }
     }
     // Ctrl-C cancels the request in flight; what arrived is kept for the next sync.
-    let interrupts = InterruptHandler { _ in }
+    let interrupts = InterruptHandler {}
     interrupts.begin { task.cancel() }
     let signalSource = interrupts.install()
     defer { interrupts.uninstall(signalSource) }
-    let meter = showSyncProgress()
+    let meter = showSyncProgress(progress)
     let result = await task.value
     meter?.cancel()
     await meter?.value
@@ -137,22 +138,19 @@ extension GutenbergApp {
     return Self.status(of: run)
   }
 
-  /// On a terminal, redraws `sync: 12 pages · 384 books · 3.1 pages/s` on standard error
-  /// every quarter second until cancelled (the caller then erases it); nothing when piped.
-  func showSyncProgress() -> Task<Void, Never>? {
+  /// On a terminal, redraws `sync: 12 pages · 384 books · 3.1 pages/s` (or the feed's bytes
+  /// and books) on standard error every quarter second until cancelled (the caller then erases
+  /// it); nothing when piped.
+  func showSyncProgress(_ progress: SyncProgress) -> Task<Void, Never>? {
     guard output.errorIsTerminal else { return nil }
-    let progress = syncProgress
     let output = self.output
-    progress.start()
     let started = ContinuousClock.now
     return Task.detached(priority: .utility) {
       while !Task.isCancelled {
         try? await Task.sleep(for: .milliseconds(250))
         if Task.isCancelled { break }
         let seconds = Double((ContinuousClock.now - started) / .milliseconds(1)) / 1000
-        output.showProgress(
-          SyncProgress.text(
-            pages: progress.pagesSoFar, books: progress.booksSoFar(), seconds: seconds))
+        output.showProgress(SyncProgress.text(progress.current, seconds: seconds))
       }
     }
   }

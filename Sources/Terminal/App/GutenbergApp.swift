@@ -13,8 +13,6 @@ package final class GutenbergApp {
   /// Where results and errors are printed.
   package let output: TerminalOutput
   let options: AppOptions
-  /// Counts the server's answers, for `sync`'s progress line.
-  let syncProgress: SyncProgress
 
   /// Builds the service from the options: server, data directory, cache, embedded catalogue.
   package init(options: AppOptions, output: TerminalOutput) async throws(AppStartError) {
@@ -54,15 +52,9 @@ package final class GutenbergApp {
     let local = LocalCatalogue(dataDirectory: location.dataDirectory, policy: policy)
     // --verbose: one line per request on standard error (what was asked, how it ended, how long).
     let printer = options.verbose ? Self.requestPrinter(output) : nil
-    let progress = SyncProgress(dataDirectory: location.dataDirectory)
-    syncProgress = progress
-    let observer: @Sendable (RequestEvent) -> Void = { event in
-      progress.record(event)
-      printer?(event)
-    }
     let client = GutendexClient(
       server: server, transport: CurlTransport(),
-      timeout: .milliseconds(Int64(seconds * 1000)), observer: observer)
+      timeout: .milliseconds(Int64(seconds * 1000)), observer: printer)
     do {
       // A read-only command that asks no server (local source, or --offline) stores no page:
       // it opens the cache to read only, which writes nothing and creates nothing.

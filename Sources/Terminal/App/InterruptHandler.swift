@@ -3,24 +3,23 @@ import Foundation
 import Synchronization
 
 /// Ctrl-C for a line-mode program: cancels the request in flight and returns to the prompt;
-/// at an idle prompt it asks for a second press within two seconds before quitting.
+/// at an idle prompt it tells its owner, which drops the typed line as a shell does.
 final class InterruptHandler: Sendable {
   private struct State {
     var inFlight: (@Sendable () -> Void)?
-    var lastIdlePress: ContinuousClock.Instant?
     /// A press came while nothing was in flight (a one-shot command then stops at its next
     /// step, and work begun after it is cancelled at once).
     var pressedWhileIdle = false
   }
 
   private let state = Mutex(State())
-  private let onIdlePress: @Sendable (_ quitting: Bool) -> Void
+  private let onIdlePress: @Sendable () -> Void
   /// For a one-shot command: a press between pieces of work stops the command (it checks
   /// ``pressedWhileIdle`` and returns 130 through the main loop) instead of asking twice.
   let stopsWhenIdle: Bool
 
-  /// - Parameter onIdlePress: told about a press at the idle prompt; `quitting` on the second.
-  init(onIdlePress: @escaping @Sendable (_ quitting: Bool) -> Void) {
+  /// - Parameter onIdlePress: told about each press while nothing is in flight.
+  init(onIdlePress: @escaping @Sendable () -> Void) {
     self.onIdlePress = onIdlePress
     stopsWhenIdle = false
   }
@@ -31,7 +30,7 @@ final class InterruptHandler: Sendable {
   }
 
   private init(stopsWhenIdle: Bool) {
-    onIdlePress = { _ in }
+    onIdlePress = {}
     self.stopsWhenIdle = stopsWhenIdle
   }
 
@@ -69,26 +68,18 @@ final class InterruptHandler: Sendable {
   }
 
   func interrupted() {
-    let now = ContinuousClock.now
-    enum Outcome {
-      case cancelled(@Sendable () -> Void)
-      case idle(quitting: Bool)
-    }
-    let outcome = state.withLock { state -> Outcome in
+    let cancel = state.withLock { state -> (@Sendable () -> Void)? in
       if let cancel = state.inFlight {
         state.inFlight = nil
-        return .cancelled(cancel)
+        return cancel
       }
       state.pressedWhileIdle = true
-      if let last = state.lastIdlePress, now - last < .seconds(2) {
-        return .idle(quitting: true)
-      }
-      state.lastIdlePress = now
-      return .idle(quitting: false)
+      return nil
     }
-    switch outcome {
-    case .cancelled(let cancel): cancel()
-    case .idle(let quitting): onIdlePress(quitting)
+    if let cancel {
+      cancel()
+    } else {
+      onIdlePress()
     }
   }
 }

@@ -21,6 +21,9 @@ package final class LineEditor: @unchecked Sendable {
   private let queue = DispatchQueue(label: "gutenberg.line-editor")
   /// Written to end a read early (``stop()``); its read end is polled with standard input.
   private let wake: (read: Int32, write: Int32)
+  /// Written by ``interrupt()`` (Ctrl-C at the prompt): the key source then gives libedit the
+  /// Ctrl-C character, bound to clearing the line.
+  private let interrupts: (read: Int32, write: Int32)
   private var editor: OpaquePointer?
   private var history: OpaquePointer?
   private var historyFile: String?
@@ -35,13 +38,17 @@ package final class LineEditor: @unchecked Sendable {
   private var windowChanges: (any DispatchSourceSignal)?
 
   private init() {
+    wake = Self.makePipe()
+    interrupts = Self.makePipe()
+  }
+
+  /// A pipe whose read end does not block (both ends -1 when none could be made).
+  private static func makePipe() -> (read: Int32, write: Int32) {
     var ends: [Int32] = [-1, -1]
-    if pipe(&ends) == 0 {
-      _ = fcntl(ends[0], F_SETFL, O_NONBLOCK)
-      wake = (ends[0], ends[1])
-    } else {
-      wake = (-1, -1)
-    }
+    guard pipe(&ends) == 0 else { return (-1, -1) }
+    _ = fcntl(ends[0], F_SETFL, O_NONBLOCK)
+    _ = fcntl(ends[1], F_SETFL, O_NONBLOCK)
+    return (ends[0], ends[1])
   }
 
   /// Whether standard input and output are both terminals and libedit can be loaded: only then
@@ -141,6 +148,17 @@ package final class LineEditor: @unchecked Sendable {
     if let editor { gb_el_resize(editor) }
   }
 
+  /// Ctrl-C at the prompt, as in a shell: the line typed so far is dropped (`^C` is left on
+  /// its row) and a new, empty prompt is shown. Nothing happens when no line is being read.
+  package func interrupt() {
+    lock.lock()
+    let reading = editing
+    lock.unlock()
+    guard reading else { return }
+    var byte: UInt8 = 3
+    _ = Foundation.write(interrupts.write, &byte, 1)
+  }
+
   /// Ends a read in progress (it returns nil) and restores the terminal; later reads return nil.
   package func stop() {
     lock.lock()
@@ -154,6 +172,9 @@ package final class LineEditor: @unchecked Sendable {
 
   private func setUp() {
     guard editor == nil else { return }
+    // libedit reads and draws characters through the C library's multibyte functions: in the
+    // C locale (a process's locale until it sets one) every non-ASCII key is dropped.
+    TextLocale.useUTF8()
     // Streams of its own over the standard descriptors (C's `stdin` globals are not
     // concurrency-safe to name from Swift); libedit flushes its output after each redraw.
     guard let input = fdopen(STDIN_FILENO, "r"), let output = fdopen(STDOUT_FILENO, "w"),
@@ -177,6 +198,10 @@ package final class LineEditor: @unchecked Sendable {
       made, "gb-complete", "complete the word",
       { editor, _ in LineEditor.shared.completeWord(editor) })
     _ = gb_el_bind(made, "^I", "gb-complete")
+    _ = gb_el_add_function(
+      made, "gb-interrupt", "drop the line, as Ctrl-C in a shell",
+      { editor, _ in LineEditor.shared.dropLine(editor) })
+    _ = gb_el_bind(made, "^C", "gb-interrupt")
     _ = gb_el_bind(made, "^R", "em-inc-search-prev")
     // A handler of its own for SIGWINCH (libedit's are off): the next redraw wraps the typed
     // line at the new width. Dispatch keeps the default disposition's effect (none) apart.
@@ -211,13 +236,19 @@ package final class LineEditor: @unchecked Sendable {
       var fds = [
         pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
         pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0),
+        pollfd(fd: interrupts.read, events: Int16(POLLIN), revents: 0),
       ]
-      let ready = poll(&fds, 2, -1)
+      let ready = poll(&fds, 3, -1)
       if ready < 0 {
         if errno == EINTR { continue }
         return nil
       }
       if fds[1].revents != 0 { return nil }
+      if fds[2].revents != 0 {
+        var drained = [UInt8](repeating: 0, count: 16)
+        while Foundation.read(interrupts.read, &drained, drained.count) > 0 {}
+        return 3
+      }
       var byte: UInt8 = 0
       let count = Foundation.read(STDIN_FILENO, &byte, 1)
       if count == 1 { return byte }
@@ -226,7 +257,9 @@ package final class LineEditor: @unchecked Sendable {
     }
   }
 
-  /// Tab: completes the word before the cursor, or lists the choices when several remain.
+  /// Tab: completes the word before the cursor, or lists the choices when several remain. A
+  /// single choice replaces the word as typed (`deu` → `deutsch`, `Fran` → `français`,
+  /// `eng` → `en`), so case, accents and codes need not match it letter for letter.
   private func completeWord(_ editor: OpaquePointer?) -> UInt8 {
     guard let editor, let completer, let info = gb_el_line(editor)?.pointee,
       let buffer = info.buffer,
@@ -238,21 +271,39 @@ package final class LineEditor: @unchecked Sendable {
       before.split(separator: " ", omittingEmptySubsequences: false).last.map(String.init) ?? ""
     let choices = completer.candidates(completing: before)
     guard let first = choices.first else { return UInt8(CC_ERROR) }
+    if choices.count == 1 {
+      // libedit counts in characters of its wide buffer: one per Unicode scalar.
+      gb_el_deletestr(editor, Int32(word.unicodeScalars.count))
+      _ = gb_el_insertstr(editor, first + " ")
+      return UInt8(CC_REFRESH)
+    }
     var common = first
     for choice in choices.dropFirst() {
       common = String(zip(common, choice).prefix { $0 == $1 }.map(\.0))
     }
-    if choices.count == 1 {
-      _ = gb_el_insertstr(editor, String(first.dropFirst(word.count)) + " ")
-      return UInt8(CC_REFRESH)
-    }
-    if common.count > word.count {
+    if common.count > word.count, common.hasPrefix(word) {
       _ = gb_el_insertstr(editor, String(common.dropFirst(word.count)))
       return UInt8(CC_REFRESH)
     }
     let listing = DisplayWidth.truncate(
       choices.joined(separator: "  "), toCells: TerminalWidth.current() * 3)
     Self.writeAll("\r\n" + listing + "\r\n", to: STDOUT_FILENO)
+    return UInt8(CC_REDISPLAY)
+  }
+
+  /// Ctrl-C while a line is typed: `^C` stays on the row, the line is dropped (not kept in
+  /// the history), and an empty prompt is drawn on the next row.
+  private func dropLine(_ editor: OpaquePointer?) -> UInt8 {
+    guard let editor, let info = gb_el_line(editor)?.pointee, let buffer = info.buffer,
+      let cursor = info.cursor, let end = info.lastchar
+    else { return UInt8(CC_ERROR) }
+    let after = String(
+      decoding: UnsafeRawBufferPointer(start: cursor, count: end - cursor), as: UTF8.self)
+    let all = String(
+      decoding: UnsafeRawBufferPointer(start: buffer, count: end - buffer), as: UTF8.self)
+    _ = gb_el_cursor(editor, Int32(after.unicodeScalars.count))
+    gb_el_deletestr(editor, Int32(all.unicodeScalars.count))
+    Self.writeAll("^C\r\n", to: STDOUT_FILENO)
     return UInt8(CC_REDISPLAY)
   }
 

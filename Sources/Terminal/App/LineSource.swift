@@ -15,6 +15,8 @@ package protocol LineSource: Sendable {
   func nextLine(prompt: String, remember: Bool) async -> String?
   /// Ends a read in progress and gives the terminal back (before the process exits).
   func stop()
+  /// Ctrl-C at the prompt: a line editor drops the line typed so far.
+  func interrupt()
 }
 
 extension LineSource {
@@ -24,6 +26,8 @@ extension LineSource {
   package func nextLine(prompt: String, remember: Bool) async -> String? { await nextLine() }
   /// Plain sources have nothing to give back.
   package func stop() {}
+  /// Plain sources keep no line of their own (a terminal's own line discipline drops it).
+  package func interrupt() {}
 }
 
 /// The terminal's line editor (``LineEditor``) as a source of lines: used only when standard
@@ -54,6 +58,11 @@ package struct EditedInput: LineSource {
   /// Ends the read in progress; the terminal is restored.
   package func stop() {
     editor.stop()
+  }
+
+  /// Drops the line typed so far and shows an empty prompt.
+  package func interrupt() {
+    editor.interrupt()
   }
 
   /// What Tab completes from.

@@ -25,16 +25,20 @@ package final class SessionRunner {
     let writesPrompt = interactive && !input.editsLines
     let prompt = Self.prompt
     let quit = QuitSignal()
-    let interrupts = InterruptHandler { quitting in
-      if quitting {
-        output.print("")
-        // The main loop stops waiting for a line and returns 130: the terminal is restored
-        // and the stores are closed on the way out, never `exit()` from the signal queue.
+    let input = self.input
+    let interrupts = InterruptHandler {
+      // Ctrl-C at the prompt, as in a shell: the typed line is dropped and the browser waits
+      // for the next one (q or Ctrl-D quit). Lines from a pipe have no one to come back to:
+      // the session ends with 130, returning through the main loop so the stores are closed.
+      if input.editsLines {
+        input.interrupt()
+      } else if interactive {
+        // The terminal itself dropped the typed line.
+        output.print("^C")
+        output.write(prompt)
+      } else {
         quit.fire()
-        return
       }
-      output.print(["", "(Ctrl-C again to quit, or type q)"])
-      if writesPrompt { output.write(prompt) }
     }
     let signalSource = interrupts.install()
     defer { interrupts.uninstall(signalSource) }
@@ -42,7 +46,6 @@ package final class SessionRunner {
       session.idleDraw = (before: { output.print("") }, after: { output.write(prompt) })
     }
     defer { session.idleDraw = nil }
-    let input = self.input
     // The editor may be waiting for a key when the session ends (Ctrl-C twice): give the
     // terminal back before the process exits.
     defer { input.stop() }

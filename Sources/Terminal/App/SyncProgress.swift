@@ -1,56 +1,55 @@
 import Foundation
-import Gutendex
+import GutendexEngine
 import Synchronization
 
-/// What `sync` shows on a terminal while it runs: pages fetched, books received, the rate.
-/// Pages are counted from the client's answers (every request of the process goes through
-/// ``record(_:)``); books from the sync's journal, read as it grows (only the new bytes).
+/// What `sync` shows on a terminal while it runs, from the sync's own events (``SyncEvent``):
+/// the API's pages and books with their rate, or the feed's bytes and books. It reads no file.
 final class SyncProgress: Sendable {
-  private let pages = Atomic<Int>(0)
-  private let journal: URL
-  private let read = Mutex<(offset: UInt64, books: Int)>((0, 0))
-  private let startPages = Atomic<Int>(0)
-
-  /// A meter over the data directory's sync journal.
-  init(dataDirectory: URL) {
-    journal = dataDirectory.appendingPathComponent("catalogue", isDirectory: true)
-      .appendingPathComponent("pending.jsonl")
+  /// The counts so far.
+  struct Counts: Sendable, Hashable {
+    var pages = 0
+    var books = 0
+    /// The feed's bytes received, once it is being read (nil before).
+    var feedBytes: Int64?
+    /// The feed's length, when its server announced it.
+    var feedTotal: Int64?
+    /// Books read from the feed.
+    var feedBooks = 0
   }
 
-  /// One answer of the server: a page when it succeeded.
-  func record(_ event: RequestEvent) {
-    if let status = event.status, (200..<300).contains(status) {
-      pages.add(1, ordering: .relaxed)
-    }
-  }
+  private let counts = Mutex(Counts())
 
-  /// Counts from now: what an earlier, interrupted sync journaled is not this run's.
-  func start() {
-    startPages.store(pages.load(ordering: .relaxed), ordering: .relaxed)
-    let size = (try? FileManager.default.attributesOfItem(atPath: journal.path))?[.size] as? Int
-    read.withLock { $0 = (UInt64(size ?? 0), 0) }
-  }
+  /// A meter at zero.
+  init() {}
 
-  /// Pages answered since ``start()``.
-  var pagesSoFar: Int { pages.load(ordering: .relaxed) - startPages.load(ordering: .relaxed) }
-
-  /// Books written to the journal since ``start()`` (one line each).
-  func booksSoFar() -> Int {
-    read.withLock { state in
-      guard let fd = try? RegularFile.open(journal.path, flags: O_RDONLY) else {
-        return state.books
+  /// One event of the sync (from any thread).
+  func record(_ event: SyncEvent) {
+    counts.withLock { counts in
+      switch event {
+      case .page(let books):
+        counts.pages += 1
+        counts.books += books
+      case .feed(let bytes, let total, let books):
+        counts.feedBytes = bytes
+        counts.feedTotal = total
+        counts.feedBooks = books
       }
-      let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
-      defer { try? handle.close() }
-      let size = (try? handle.seekToEnd()) ?? 0
-      // A journal that shrank was replaced (the sync finished): keep the count.
-      guard size > state.offset else { return state.books }
-      try? handle.seek(toOffset: state.offset)
-      let bytes = (try? handle.read(upToCount: Int(size - state.offset))) ?? Data()
-      state.offset += UInt64(bytes.count)
-      state.books += bytes.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
-      return state.books
     }
+  }
+
+  /// The counts so far.
+  var current: Counts { counts.withLock { $0 } }
+
+  /// The line for `counts` after `seconds`: `sync: 12 pages · 384 books · 3.1 pages/s`, or while
+  /// the feed is read, `sync: feed 12.4 MiB of 130.6 MiB · 4,210 books · 1.6 MiB/s`.
+  static func text(_ counts: Counts, seconds: Double) -> String {
+    if let bytes = counts.feedBytes {
+      let rate = seconds > 0 ? Int(Double(bytes) / seconds) : 0
+      let of = counts.feedTotal.map { " of \(TextFormat.bytes(Int($0)))" } ?? ""
+      return "sync: feed \(TextFormat.bytes(Int(bytes)))\(of) · "
+        + "\(TextFormat.plural(counts.feedBooks, "book")) · \(TextFormat.bytes(rate))/s"
+    }
+    return text(pages: counts.pages, books: counts.books, seconds: seconds)
   }
 
   /// `sync: 12 pages · 384 books · 3.1 pages/s`.

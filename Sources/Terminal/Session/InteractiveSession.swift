@@ -365,7 +365,8 @@ package final class InteractiveSession {
 
   private func export(to path: String?) async {
     let file = URL(
-      fileURLWithPath: path ?? "gutenberg-favorites-\(TextFormat.date(now(), timeZone: .gmt)).json")
+      fileURLWithPath: path.map { HomePath.expand($0) }
+        ?? "gutenberg-favorites-\(TextFormat.date(now(), timeZone: .gmt)).json")
     do {
       let count = try await service.exportFavorites(to: file)
       output.print(exportLines(count: count, path: file.path))
@@ -377,7 +378,7 @@ package final class InteractiveSession {
   private func importFile(_ path: String) async {
     let data: Data
     do {
-      data = try await ImportSource.read(path)
+      data = try await ImportSource.read(HomePath.expand(path))
     } catch {
       output.print(errorLine("cannot read \(path): \(Self.reason(error))"))
       return
