@@ -303,7 +303,7 @@ public struct CatalogueSync: Sendable {
       // Nothing changed: the index stands; only the state (the run, the marks) is written.
       state.missingIDs = missing.sorted()
       run.result = bounded == nil ? .ok : .partial
-      run.note = noted(bounded)
+      run.note = noted(bounded ?? run.note)
       let outcome = finish(state)
       // Every pending book is held as it is: should a power cut bring them back, the next
       // sync finds nothing to change again, so this need not wait for the disk.
@@ -329,7 +329,7 @@ public struct CatalogueSync: Sendable {
       } else if stop == nil {
         state.missingIDs = missing.sorted()
         run.result = .ok
-        run.note = noted(nil)
+        run.note = noted(run.note)
       } else {
         run.result = .partial
         run.note = noted(Self.note(for: stop))
