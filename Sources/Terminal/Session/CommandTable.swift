@@ -67,12 +67,11 @@ enum CommandTable {
     .search(args.isEmpty ? nil : args.joined(separator: " "))
   }
 
-  /// An empty line: the next page on the list, back to it elsewhere.
+  /// An empty line: the next screenful on the list; elsewhere the rest of a screen taller than
+  /// the window, then back to the list.
   static let enter = CommandSpec(
     [""], progress: { $0 == .browse ? "loading…" : nil },
-    parse: { _, _, screen throws(PromptParser.Failure) in
-      screen == .browse ? .next : .back
-    })
+    parse: { _, _, _ throws(PromptParser.Failure) in .more })
 
   /// The commands in help order.
   static let all: [CommandSpec] = [

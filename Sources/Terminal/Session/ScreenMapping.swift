@@ -100,34 +100,6 @@ extension ScreenMapping {
   }
 }
 
-extension InteractiveSession {
-  func errorLine(_ message: String) -> String {
-    ErrorLine(message).lines(width: output.width, style: output.style).joined(separator: "\n")
-  }
-
-  func noticeLine(_ message: String) -> String {
-    TextWrapper.wrap(Sanitizer.sanitize(message), toCells: output.width).joined(separator: "\n")
-  }
-
-  func detailLines(_ state: BookDetailViewModel.State, downloads: [String]) -> [String] {
-    guard var screen = ScreenMapping.details(state, now: now()) else { return [] }
-    screen.downloads = downloads
-    return screen.lines(width: output.width, style: output.style)
-  }
-
-  func linksLines(_ book: Book) -> [String] {
-    LinksScreen(book: book).lines(width: output.width, style: output.style)
-  }
-
-  func helpLines() -> [String] {
-    HelpScreen().lines(width: output.width, style: output.style)
-  }
-
-  func exportLines(count: Int, path: String) -> [String] {
-    ExportConfirmation(count: count, path: path).lines(width: output.width, style: output.style)
-  }
-}
-
 extension GutenbergApp {
   /// One page of a listing: aligned rows on a terminal, tab-separated rows in a pipe, or JSON.
   func printPage(
