@@ -94,6 +94,18 @@ struct IndexOpeningTests {
     #expect(throws: EngineError.self) { try CatalogueSnapshot.engine(from: snapshot) }
   }
 
+  /// An index path that is a FIFO (nothing writes to it) is refused at once, never waited on.
+  @Test func aFIFOIsRefusedWithoutBlocking() throws {
+    let path = FileManager.default.temporaryDirectory
+      .appendingPathComponent("index-\(UUID().uuidString).fifo").path
+    try #require(mkfifo(path, 0o600) == 0)
+    defer { unlink(path) }
+    let error = #expect(throws: EngineError.self) {
+      try CatalogueSnapshot.engine(mapping: path)
+    }
+    #expect("\(String(describing: error))".contains("is a FIFO, not a regular file"))
+  }
+
   /// A big section's damage is not looked for at open (that would cost every cold query the
   /// whole file) but ``GutendexEngine/verify(base:)`` finds it: what `doctor` runs.
   @Test func aBigSectionsDamageIsFoundByVerify() async throws {
