@@ -153,10 +153,17 @@ struct WindowSizeTests {
 
     let first = try await window.waitForScreen { Self.lastRow($0) == ":" }
     #expect(first.held, "the reader did not start:\n\(first.screen)")
-    var last = words(try await window.screen()).numbers.max() ?? 0
-    try #require(last > 100, "\(first.screen)")
+    let before = words(try await window.screen()).numbers
+    try #require((before.max() ?? 0) > 100, "\(first.screen)")
 
+    // The resize draws the page again at once, from the same first word, cut to the window.
     try await window.resize(columns: 60, rows: 20)
+    let redrawn = try await window.waitForScreen { screen in
+      Self.lastRow(screen) == ":" && screen.allSatisfy { $0.count <= 60 }
+        && words(screen).numbers.min() == before.min()
+    }
+    #expect(redrawn.held, "the page was not redrawn from where it was:\n\(redrawn.screen)")
+    var last = words(try await window.screen()).numbers.max() ?? 0
     for _ in 1...3 {
       try await window.press("Enter")
       let page = try await window.waitForScreen { screen in
@@ -175,6 +182,87 @@ struct WindowSizeTests {
     try await window.type("q")
     try await window.press("Enter")
     #expect(try await window.waitForExit())
+    await window.close()
+    await server.stop()
+  }
+
+  /// A book of `chapters` chapters, each a heading set off by blank lines and a paragraph.
+  static func chapteredBook(chapters: Int) -> Data {
+    var text =
+      "The Project Gutenberg eBook of Frankenstein\r\n\r\n"
+      + "*** START OF THE PROJECT GUTENBERG EBOOK FRANKENSTEIN ***\r\n"
+    for number in 1...chapters {
+      text += "\r\n\r\nCHAPTER \(number)\r\n\r\n"
+      text += (1...60).map { "word\(number)x\($0)" }.joined(separator: " ") + "\r\n"
+    }
+    text += "\r\n*** END OF THE PROJECT GUTENBERG EBOOK FRANKENSTEIN ***\r\n"
+    return Data(text.utf8)
+  }
+
+  /// A resize draws the reader's page again at once, cut to the new window, with no key.
+  @Test func aResizeRedrawsTheReadersPageWithoutAKey() async throws {
+    let server = try await TestServer.start()
+    try BookFiles.serveText(id: 84, text: Self.chapteredBook(chapters: 40), on: server.server)
+    let app = try Gutenberg().mirrored(to: server.url)
+    defer { app.cleanUp() }
+    let window = try await TerminalWindow(
+      app, ["read", "84", "--server", server.url.absoluteString], columns: 100, rows: 30)
+    defer { window.closeNow() }
+    let first = try await window.waitForScreen { Self.lastRow($0) == ":" }
+    #expect(first.held, "the reader did not start:\n\(first.screen)")
+    #expect(try await window.screen().contains { $0.count > 60 }, "\(first.screen)")
+    try await window.resize(columns: 60, rows: 20)
+    let redrawn = try await window.waitForScreen { screen in
+      Self.lastRow(screen) == ":" && screen.allSatisfy { $0.count <= 60 }
+        && screen.contains { $0.contains(" · line ") }
+    }
+    #expect(redrawn.held, "the page was not cut to the new window:\n\(redrawn.screen)")
+    try await window.type("q")
+    try await window.press("Enter")
+    #expect(try await window.waitForExit())
+    await window.close()
+    await server.stop()
+  }
+
+  /// A table of contents taller than the window keeps its heading in view, a window at a time;
+  /// Enter after its end shows the page again.
+  @Test func aLongTableOfContentsIsShownAWindowAtATime() async throws {
+    let server = try await TestServer.start()
+    try BookFiles.serveText(id: 84, text: Self.chapteredBook(chapters: 60), on: server.server)
+    let app = try Gutenberg().mirrored(to: server.url)
+    defer { app.cleanUp() }
+    let window = try await TerminalWindow(
+      app, ["read", "84", "--server", server.url.absoluteString], columns: 80, rows: 24)
+    defer { window.closeNow() }
+    _ = try await window.waitForScreen { Self.lastRow($0) == ":" }
+    try await window.type("toc")
+    try await window.press("Enter")
+    let first = try await window.waitForScreen { screen in
+      screen.contains { $0.hasPrefix("Contents") } && screen.contains { $0.hasPrefix("lines 1–") }
+        && Self.lastRow(screen) == ":"
+    }
+    #expect(first.held, "\(first.screen)")
+    var last = first
+    for _ in 0..<6 where !last.screen.contains("60. CHAPTER 60") {
+      let before = last.screen
+      try await window.press("Enter")
+      last = try await window.waitForScreen { screen in
+        screen.joined(separator: "\n") != before && Self.lastRow(screen) == ":"
+      }
+      let screen = try await window.screen()
+      let heading = screen.firstIndex { $0.hasPrefix("Contents") }
+      #expect(heading != nil && heading! <= 1, "the heading scrolled away:\n\(last.screen)")
+    }
+    #expect(last.screen.contains("60. CHAPTER 60"), "\(last.screen)")
+    try await window.press("Enter")
+    let page = try await window.waitForScreen { screen in
+      screen.contains { $0.contains(" · line ") } && !screen.contains { $0.hasPrefix("lines ") }
+    }
+    #expect(page.held, "Enter after the contents did not show the page:\n\(page.screen)")
+    try await window.type("toc 60")
+    try await window.press("Enter")
+    let chapter = try await window.waitForScreen { $0.contains("CHAPTER 60") }
+    #expect(chapter.held, "\(chapter.screen)")
     await window.close()
     await server.stop()
   }

@@ -246,13 +246,15 @@ enum ProductionCaptures {
     let capture = try CaptureApp(width: 80)
     try await capture.attachBookActions()
     guard let app = capture.app else { throw CaptureFailure("no app") }
-    var reader = try SampleScreens.reader()
+    let session = ReaderSession(
+      pager: try SampleScreens.reader(), id: 84, service: app.service,
+      output: capture.screen.output(), input: OneShotOutputTests.Lines([]))
     let before = capture.screen.out.count
-    reader.go(percent: 30)
-    await app.mark(reader, id: 84, note: "the creature's first night")
-    reader.go(percent: 75)
-    await app.mark(reader, id: 84, note: "")
-    await app.listBookmarks(reader, id: 84)
+    session.pager.go(percent: 30)
+    await session.mark(note: "the creature's first night")
+    session.pager.go(percent: 75)
+    await session.mark(note: "")
+    await session.listBookmarks()
     return String(capture.screen.out.dropFirst(before))
   }
 
