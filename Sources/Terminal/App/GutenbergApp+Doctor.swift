@@ -20,7 +20,10 @@ extension GutenbergApp {
         output.print(Sanitizer.sanitize(finding.line))
       }
     }
-    if !repair, findings.contains(where: { $0.state == .damaged && $0.name != "catalogue" }) {
+    // The catalogues are not repaired here (a sync, or a good copy, mends them).
+    if !repair,
+      findings.contains(where: { $0.state == .damaged && !$0.name.hasSuffix("catalogue") })
+    {
       output.printError(
         "note: `gutenberg doctor --repair` copies what can be read of each damaged store into "
           + "a new file and keeps the damaged one beside it")

@@ -157,9 +157,9 @@ extension GutenbergApp {
           source += 1
           watch.meter?.clear()
           output.printError(
-            "note: \(Sanitizer.sanitize(failed.base.absoluteString)) could not serve "
+            "note: \(Sanitizer.sanitize(failed.base.redacted)) could not serve "
               + "\(watch.destination?.lastPathComponent ?? "book \(id)") (\(reason)); trying "
-              + Sanitizer.sanitize(sources[source]?.base.absoluteString ?? ""))
+              + Sanitizer.sanitize(sources[source]?.base.redacted ?? ""))
           continue
         }
       }
@@ -255,6 +255,8 @@ extension GutenbergApp {
     case .server(.unreachable(_, let reason)),
       .failedAfterRetries(.unreachable(_, let reason), _, _):
       return Sanitizer.sanitize(reason)
+    case .notTheFile(_, let reason):
+      return Sanitizer.sanitize(reason)
     case .server, .failedAfterRetries, .lengthMismatch, .tooManyRedirects, .redirectRefused:
       return Sanitizer.sanitize(failure.description)
     case .interrupted, .disk, .exists:
@@ -313,16 +315,20 @@ extension GutenbergApp {
     failures: [(mirror: DownloadMirror, reason: String)] = []
   ) -> GetFailure {
     let command = resumeCommand(id: id, format: format, target: target, mirrors: mirrors)
+    // The command carries no password: it comes from ~/.netrc then.
+    let credentials =
+      mirrors.contains { $0.base.user != nil } ? " (with the mirror's login in ~/.netrc)" : ""
     let kept =
       if error.resumable, let destination {
         "; the partial file \(destination.path).part is kept: run `\(command)` to resume"
+          + credentials
       } else { "" }
     // Every mirror failed: one line naming each and why; the file is unavailable (69).
     let head =
       failures.isEmpty
       ? Sanitizer.sanitize(error.description)
       : "no mirror could serve book \(id): "
-        + failures.map { "\(Sanitizer.sanitize($0.mirror.base.absoluteString)) (\($0.reason))" }
+        + failures.map { "\(Sanitizer.sanitize($0.mirror.base.redacted)) (\($0.reason))" }
         .joined(separator: ", ")
     let text = head + kept + Self.mirrorHint(error, mirror: mirrors.first)
     let status = fail(text, failures.isEmpty ? ExitStatus(error) : .unavailable)
@@ -351,9 +357,12 @@ extension GutenbergApp {
     if let directory = options.dataDirectory {
       words += ["--data-dir", URL(fileURLWithPath: directory).standardized.path]
     }
-    if let server = options.server { words += ["--server", server] }
+    if let server = options.server {
+      words += ["--server", URL(string: server)?.withoutUserInfo.absoluteString ?? server]
+    }
     if mirrors != configuration.mirrors {
-      for mirror in mirrors { words += ["--mirror", mirror.base.absoluteString] }
+      // Never a password on a line meant to be copied: ~/.netrc gives it again.
+      for mirror in mirrors { words += ["--mirror", mirror.base.withoutUserInfo.absoluteString] }
     }
     return words.map(Self.shellQuoted).joined(separator: " ")
   }

@@ -54,7 +54,8 @@ package final class GutenbergApp {
       service = try await CatalogService.open(
         client: client, location: location, local: local, mode: mode,
         readsOnly: options.readsOnly,
-        cacheReadsOnly: options.readsOnly && (mode == .localOnly || options.offline))
+        cacheReadsOnly: options.readsOnly
+          && (mode == .localOnly || options.offline || options.readsNoPages))
     } catch {
       throw AppStartError(message: error.description, status: ExitStatus(error))
     }
@@ -84,7 +85,7 @@ package final class GutenbergApp {
       }
       let milliseconds = Int(event.duration / .milliseconds(1))
       output.printError(
-        "request: GET \(event.url.absoluteString) → \(outcome) (\(milliseconds) ms, attempt "
+        "request: GET \(event.url.redacted) → \(outcome) (\(milliseconds) ms, attempt "
           + "\(event.attempt))")
     }
   }

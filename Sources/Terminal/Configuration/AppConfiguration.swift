@@ -176,13 +176,17 @@ package struct AppConfiguration: Sendable {
     return StoreLocation.standard(environment: options.environment)
   }
 
-  /// The feed's options from the environment (`GUTENBERG_FEED_URL`, `GUTENBERG_FEED_MAX_AGE`),
-  /// with `url` and `maxAge` (`sync --feed-url`, `--feed-max-age`) in their place when given.
+  /// The feed's options from the environment (`GUTENBERG_FEED_URL`, `GUTENBERG_FEED_MAX_AGE`,
+  /// `GUTENBERG_MIN_SPEED`), with `url` and `maxAge` (`sync --feed-url`, `--feed-max-age`) in their place when given.
   package static func feedOptions(
     _ environment: [String: String], url: String? = nil, maxAge: String? = nil,
     force: Bool = false
   ) throws(ConfigurationError) -> FeedOptions {
     var feed = FeedOptions(force: force)
+    // The feed keeps the rule book files keep: GUTENBERG_MIN_SPEED, else the standard minimum.
+    if let text = environment["GUTENBERG_MIN_SPEED"], !text.isEmpty {
+      feed.minimumSpeed = try MinimumSpeedText.parse(text, name: "GUTENBERG_MIN_SPEED")
+    }
     let urlText = url ?? environment["GUTENBERG_FEED_URL"].flatMap { $0.isEmpty ? nil : $0 }
     if let urlText {
       let name = url == nil ? "GUTENBERG_FEED_URL" : "--feed-url"

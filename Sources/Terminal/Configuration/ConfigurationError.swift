@@ -1,3 +1,6 @@
+import Foundation
+import Gutendex
+
 /// A value of an option or of an environment variable that cannot be used: one line naming it
 /// and what it accepts, and exit 64.
 package struct ConfigurationError: Error, Sendable, Hashable, CustomStringConvertible {
@@ -9,8 +12,9 @@ package struct ConfigurationError: Error, Sendable, Hashable, CustomStringConver
   package var description: String { message }
 
   /// The error for `value` of `name` (an option or a variable), which should be `accepted`.
+  /// A value that is a URL with a password is shown without it.
   init(_ name: String, _ value: String, isNot accepted: String) {
-    message = "\(name): '\(Sanitizer.sanitize(value))' is not \(accepted)"
+    message = "\(name): '\(Sanitizer.sanitize(URL.redacting(value)))' is not \(accepted)"
   }
 
   init(message: String) {

@@ -79,7 +79,7 @@ enum ScreenMapping {
       current = Provenance(local, fallbackReason: Self.offlineReason(state.network))
     }
     return StatusScreen(
-      serverURL: state.server.absoluteString, reachability: reachability, provenance: current,
+      serverURL: state.server.redacted, reachability: reachability, provenance: current,
       now: now,
       favoriteCount: state.favoritesCount ?? 0,
       favoritesRefreshedAgo: state.favoritesRefreshed.map { max(0, now.timeIntervalSince($0)) },
