@@ -82,3 +82,7 @@ int gb_history_string(History *list, int op, const char *value) {
   HistEvent event;
   return table.fn_history(list, &event, op, value);
 }
+int gb_history_file(History *list, int op, FILE *file) {
+  HistEvent event;
+  return table.fn_history(list, &event, op, file);
+}

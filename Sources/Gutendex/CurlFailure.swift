@@ -38,7 +38,7 @@ enum CurlFailure {
     case CURLE_PROXY:
       return .unreachable(url: url, reason: "the proxy refused" + detail(message))
     case CURLE_UNSUPPORTED_PROTOCOL, CURLE_URL_MALFORMAT:
-      return .invalidRequest(reason: "cannot fetch \(url.absoluteString)")
+      return .invalidRequest(reason: "cannot fetch \(url.redacted)")
     case CURLE_WEIRD_SERVER_REPLY, CURLE_BAD_CONTENT_ENCODING, CURLE_RANGE_ERROR:
       return .badData(url: url, path: "", reason: "not a valid HTTP answer" + detail(message))
     case CURLE_PARTIAL_FILE:

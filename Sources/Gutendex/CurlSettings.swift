@@ -1,5 +1,11 @@
 import Foundation
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// What the environment says about proxies and trusted certificates, read the way the curl tool
 /// reads it, so a user behind a proxy or a company CA sets the variables they already set for
 /// curl.
@@ -19,6 +25,10 @@ struct CurlSettings: Sendable, Hashable {
   /// The CA bundle and directory to trust instead of the system's.
   var caFile: String?
   var caDirectory: String?
+  /// `~/.netrc`, where credentials for a server, mirror or feed are kept (a URL on the command
+  /// line is printed without them); nil when there is none, or when other users may read it
+  /// or it is not the user's own regular file (its credentials are then not used).
+  var netrcFile: String?
 
   /// The settings the variables in `environment` give.
   init(environment: [String: String]) {
@@ -37,6 +47,16 @@ struct CurlSettings: Sendable, Hashable {
     noProxy = value("no_proxy", "NO_PROXY")
     caFile = value("CURL_CA_BUNDLE", "SSL_CERT_FILE")
     caDirectory = value("SSL_CERT_DIR")
+    if let home = value("HOME") {
+      let path = (home.hasSuffix("/") ? home : home + "/") + ".netrc"
+      var info = stat()
+      // lstat: a link is not followed to someone else's file.
+      if lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_uid == getuid(),
+        info.st_mode & 0o077 == 0
+      {
+        netrcFile = path
+      }
+    }
   }
 
   /// The proxy for `url`, or "" for none (which also stops libcurl reading the environment).

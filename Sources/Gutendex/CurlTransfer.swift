@@ -65,7 +65,7 @@ final class CurlTransfer: Sendable {
     let easy = handle.easy
     let scheme = request.url.scheme?.lowercased()
     guard scheme == "http" || scheme == "https", request.url.host != nil else {
-      throw .invalidRequest(reason: "only http and https URLs are fetched: \(request.url)")
+      throw .invalidRequest(reason: "only http and https URLs are fetched: \(request.url.redacted)")
     }
     var headers: [String] = []
     for (name, value) in request.headers.sorted(by: { $0.key < $1.key }) {
@@ -106,6 +106,11 @@ final class CurlTransfer: Sendable {
     if let directory = settings.caDirectory {
       ok = ok && gb_easy_setopt_string(easy, CURLOPT_CAPATH, directory) == CURLE_OK
     }
+    if let netrc = settings.netrcFile {
+      // Credentials a URL does not carry come from the user's own 0600 `~/.netrc`.
+      ok = ok && gb_easy_setopt_string(easy, CURLOPT_NETRC_FILE, netrc) == CURLE_OK
+      ok = ok && gb_easy_setopt_long(easy, CURLOPT_NETRC, 1) == CURLE_OK
+    }
     switch request.method.uppercased() {
     case "GET": break
     case "HEAD": ok = ok && gb_easy_setopt_long(easy, CURLOPT_NOBODY, 1) == CURLE_OK
@@ -115,7 +120,9 @@ final class CurlTransfer: Sendable {
       }
       ok = ok && gb_easy_setopt_string(easy, CURLOPT_CUSTOMREQUEST, request.method) == CURLE_OK
     }
-    guard ok else { throw .invalidRequest(reason: "libcurl refused the request for \(url)") }
+    guard ok else {
+      throw .invalidRequest(reason: "libcurl refused the request for \(url.redacted)")
+    }
   }
 
   // MARK: - The reader's side

@@ -98,7 +98,7 @@ public struct GutendexClient: Sendable {
     while base.hasSuffix("/") { base.removeLast() }
     let text = base + "/" + path + (query.isEmpty ? "" : "?" + query)
     guard let url = URL(string: text), url.host != nil else {
-      throw .invalidRequest(reason: "not a usable server URL: \(server.absoluteString)")
+      throw .invalidRequest(reason: "not a usable server URL: \(server.redacted)")
     }
     return url
   }

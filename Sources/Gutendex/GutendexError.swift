@@ -90,7 +90,7 @@ extension GutendexError: CustomStringConvertible, LocalizedError {
     case .bodyTooLarge(let url, let limit):
       "response from \(Self.host(url)) is larger than \(limit / 1_048_576) MiB; refused"
     case .redirectRefused(let from, let to):
-      "refused redirect from \(Self.host(from)) to another host: \(Self.capped(to))"
+      "refused redirect from \(Self.host(from)) to another host: \(Self.capped(URL.redacting(to)))"
     case .tooSlow(let url, let minimum):
       "\(Self.host(url)) sent less than \(minimum.bytesPerSecond) bytes/s for "
         + Self.seconds(minimum.window)
@@ -108,7 +108,7 @@ extension GutendexError: CustomStringConvertible, LocalizedError {
   /// `url` as an error line shows it: whole up to ``echoLimit`` characters, else cut with `…`
   /// (a 100 KB search must not come back as 1,400 lines).
   static func shown(_ url: URL) -> String {
-    capped(url.absoluteString)
+    capped(url.redacted)
   }
 
   /// `text` cut to ``echoLimit`` characters, ending with `…` when cut.
@@ -117,7 +117,7 @@ extension GutendexError: CustomStringConvertible, LocalizedError {
   }
 
   private static func host(_ url: URL) -> String {
-    guard let host = url.host else { return capped(url.absoluteString) }
+    guard let host = url.host else { return capped(url.redacted) }
     if let port = url.port { return "\(host):\(port)" }
     return host
   }

@@ -1,4 +1,5 @@
 import Foundation
+import Gutendex
 
 #if canImport(Glibc)
   import Glibc
@@ -29,9 +30,14 @@ final class ByteRegion: @unchecked Sendable {
 
   /// Maps the whole file at `path` read-only.
   init(mapping path: String) throws(EngineError) {
-    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-    guard descriptor >= 0 else {
-      throw .badSnapshot("cannot open \(path): \(String(cString: strerror(errno)))")
+    // Without blocking, and only a regular file: a FIFO at `GUTENBERG_INDEX` must not hang
+    // the program, nor a device be mapped.
+    let descriptor: Int32
+    do {
+      descriptor = try RegularFile.open(path, flags: O_RDONLY)
+    } catch {
+      throw .badSnapshot(
+        error.reason.hasPrefix("is ") ? error.description : "cannot open \(error.description)")
     }
     var info = stat()
     guard fstat(descriptor, &info) == 0 else {

@@ -14,7 +14,11 @@ struct ByteSink {
   /// An optional signed number: 0 for nil, else the zigzag code plus one.
   mutating func optionalSigned(_ value: Int?) {
     guard let value else { return varint(0) }
-    varint(Int(bitPattern: UInt((value << 1) ^ (value >> 63))) + 1)
+    // Bit patterns throughout: a value of 2^62 or more must code, not trap (the zigzag of
+    // Int.min is UInt.max, whose + 1 wraps to 0 and would read back as nil, so the index
+    // writer never stores such a year: see ``IndexLimits``).
+    let zigzag = UInt(bitPattern: value << 1) ^ UInt(bitPattern: value >> 63)
+    varint(Int(bitPattern: zigzag &+ 1))
   }
 
   mutating func block(_ data: [UInt8]) {

@@ -33,7 +33,8 @@ struct ByteSource {
   mutating func optionalSigned() throws(EngineError) -> Int? {
     let code = try varint()
     guard code != 0 else { return nil }
-    let zigzag = UInt(bitPattern: code - 1)
+    // Wrapping: a damaged record may hold any 64-bit code.
+    let zigzag = UInt(bitPattern: code) &- 1
     return Int(bitPattern: zigzag >> 1) ^ -Int(bitPattern: zigzag & 1)
   }
 

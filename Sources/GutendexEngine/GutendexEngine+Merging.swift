@@ -59,25 +59,19 @@ extension GutendexEngine {
   }
 
   /// ``deltaIndex(upserting:)`` of books already read (a sync reads them once for this and
-  /// for ``changes(upserting:)``).
+  /// for ``changes(upserting:)``). A book that cannot be read or stored is left out (the
+  /// caller has ``IncomingBooks/notes`` to say so); one cut to the index's limits goes in cut.
   func deltaIndex(upserting books: IncomingBooks) throws -> Merge {
     var records: [Int: BookRecord] = [:]
     for record in try deltaRecords() { records[record.id] = record }
-    var added: [Int] = []
-    var updated: [Int] = []
-    for (number, read) in books.records.enumerated() {
-      let fresh: BookRecord
-      switch read {
-      case .success(let record?): fresh = record
-      case .success(nil): continue
-      case .failure(let error):
-        throw EngineError.badJSON(book: number, offset: error.offset, reason: error.reason)
-      }
+    var added: Set<Int> = []
+    var updated: Set<Int> = []
+    for case .book(let fresh, _) in books.records {
       if let current = records[fresh.id]?.json ?? bookJSON(id: fresh.id).map(Array.init) {
         guard current != fresh.json else { continue }
-        if !added.contains(fresh.id), !updated.contains(fresh.id) { updated.append(fresh.id) }
+        if !added.contains(fresh.id) { updated.insert(fresh.id) }
       } else {
-        added.append(fresh.id)
+        added.insert(fresh.id)
       }
       records[fresh.id] = fresh
     }
@@ -105,7 +99,7 @@ extension GutendexEngine {
   /// ``changes(upserting:)`` of books already read.
   func changes(upserting books: IncomingBooks) -> (added: [Int], updated: [Int]) {
     var latest: [Int: [UInt8]] = [:]
-    for case .success(let record?) in books.records { latest[record.id] = record.json }
+    for case .book(let record, _) in books.records { latest[record.id] = record.json }
     var added: [Int] = []
     var updated: [Int] = []
     for (id, json) in latest {
@@ -137,15 +131,56 @@ extension GutendexEngine {
   }
 }
 
-/// Books given as raw JSON in the server's shape, each read once into its record (nil when
-/// the server's rules hide it) or the reason it could not be read, in the order given.
+/// Books given as raw JSON in the server's shape, each read once, in the order given, into
+/// what the index will hold: the record (its lists cut to ``IndexLimits``), or why it is left
+/// out.
 struct IncomingBooks {
-  var records: [Result<BookRecord?, JSONParseError>]
+  /// One book as read.
+  enum Read {
+    /// A book to store, with what was cut to fit the index ("70000 subjects, 65535 kept").
+    case book(BookRecord, cuts: [String])
+    /// A book the server's rules hide (a null title or download count).
+    case hidden
+    /// Not a book the engine can read.
+    case unreadable(JSONParseError)
+    /// A number the index cannot store.
+    case outOfRange(IndexLimits.OutOfRange)
+  }
+
+  var records: [Read]
 
   init(_ books: [Data]) {
     records = books.map { data in
       var reader = JSONParser(Array(data), options: BookRecord.jsonOptions)
-      return Result { () throws(JSONParseError) in try BookRecord.read(from: &reader) }
+      do throws(JSONParseError) {
+        guard let record = try BookRecord.read(from: &reader) else { return .hidden }
+        switch IndexLimits.fit(record) {
+        case .kept(let fitted, let cuts): return .book(fitted, cuts: cuts)
+        case .skipped(let problem): return .outOfRange(problem)
+        }
+      } catch {
+        return .unreadable(error)
+      }
+    }
+  }
+
+  /// One phrase per book left out, naming it: "book 5 (download_count 2147483648 is out of
+  /// range (0 to 2147483647))".
+  var skipped: [String] {
+    records.enumerated().compactMap { number, read in
+      switch read {
+      case .outOfRange(let problem): "book \(problem.id) (\(problem))"
+      case .unreadable(let error): "pending book #\(number) (\(error.reason))"
+      default: nil
+      }
+    }
+  }
+
+  /// One phrase per book cut to the index's limits: "book 5 (70000 subjects, 65535 kept)".
+  var cut: [String] {
+    records.compactMap { read in
+      guard case .book(let record, let cuts) = read, !cuts.isEmpty else { return nil }
+      return "book \(record.id) (\(cuts.joined(separator: ", ")))"
     }
   }
 }

@@ -102,6 +102,16 @@ public final class GutendexEngine: Requestable {
       } ?? 0
   }
 
+  /// Every check of the index files behind the engine, beyond those made when they were
+  /// opened: each section's checksum, and every book decoded from its record (`gutenberg
+  /// doctor`; it reads the whole files). Throws the first damage found.
+  /// `base: false` checks the delta alone (its base, the embedded catalogue, is checked on
+  /// its own).
+  public func verify(base: Bool = true) throws {
+    if base, case .mapped(let books) = storage { try books.verify() }
+    try delta?.verify()
+  }
+
   /// The JSON the detail endpoint gives for a book (no filters), nil when there is none.
   public func bookJSON(id: Int) -> Data? {
     if let delta, let json = Self.json(id: id, in: delta) { return json }

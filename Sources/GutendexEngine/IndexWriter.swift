@@ -23,22 +23,23 @@ struct IndexWriter {
   var bookCount: Int { index.ids.count }
 
   /// Adds the next book (its id above the last one's) and returns its record's bytes.
-  mutating func add(_ record: BookRecord) throws -> [UInt8] {
+  ///
+  /// A book that does not fit ``IndexLimits`` never reaches the file: a number out of range
+  /// throws (callers that read books from outside skip those first, with a note), and a list
+  /// longer than the reader takes is cut to the limit (callers note that first too).
+  mutating func add(_ given: BookRecord) throws -> [UInt8] {
+    if let problem = IndexLimits.outOfRange(given) {
+      throw EngineError.badSnapshot("book \(given.id): \(problem)")
+    }
+    var record = given
+    _ = IndexLimits.cutLists(&record)
     if let lastID, record.id <= lastID {
       throw record.id == lastID
         ? EngineError.duplicateID(record.id)
         : EngineError.badSnapshot("book \(record.id) after book \(lastID)")
     }
     lastID = record.id
-    for value in [record.id, record.downloadCount] where Int32(exactly: value) == nil {
-      throw EngineError.badSnapshot("\(value) does not fit the index")
-    }
-    for person in record.authors {
-      for year in [person.birthYear, person.deathYear] where year == Int(IndexSection.nullYear) {
-        throw EngineError.badSnapshot("a year of \(IndexSection.nullYear) cannot be stored")
-      }
-      years += [person.birthYear, person.deathYear]
-    }
+    for person in record.authors { years += [person.birthYear, person.deathYear] }
     index.add(record)
     copyright.append(record.copyright.map { $0 ? 1 : 0 } ?? 2)
     let bytes = try CatalogueSnapshot.encode(record, strings: &pool, summaries: keepingSummaries)

@@ -69,6 +69,7 @@ final class MappedCatalogue: BookColumns, @unchecked Sendable {
       widths.append(Int(uint32(entry + 16)))
       checksums.append(uint32(entry + 20))
     }
+    try IndexCheck.layout(ranges, tableEnd: tableEnd, fileSize: file.count)
     func section(_ section: IndexSection) -> UnsafeRawBufferPointer { sections[section.rawValue] }
     func table(_ offsets: IndexSection, _ bytes: IndexSection) -> MappedTable {
       MappedTable(
@@ -100,8 +101,22 @@ final class MappedCatalogue: BookColumns, @unchecked Sendable {
       guard [1, 2, 4].contains(width), section(ids).count % width == 0 else {
         throw .badSnapshot("section \(ids) has a bad width")
       }
+      try IndexCheck.offsets(section(offsets), end: section(ids).count / width, offsets)
       return MappedLists(offsets: section(offsets), ids: section(ids), width: width)
     }
+    var tables: [(IndexSection, IndexSection)] = [
+      (.titleOffsets, .titles), (.authorNameOffsets, .authorNames), (.topicOffsets, .topics),
+      (.languageOffsets, .languages), (.mimeTypeOffsets, .mimeTypes), (.stringOffsets, .strings),
+      (.recordOffsets, .records),
+    ]
+    if hasVocabulary { tables += [(.wordOffsets, .words), (.accentKeyOffsets, .accentKeys)] }
+    for (offsets, bytes) in tables {
+      try IndexCheck.offsets(section(offsets), end: section(bytes).count, offsets)
+    }
+    try IndexCheck.checksums(sections, checksums)
+    try IndexCheck.columns(
+      ids: section(.ids), downloads: section(.downloads), popular: section(.popular),
+      books: books)
     bookCount = books
     hasSummaries = uint32(20) & IndexSection.summariesFlag != 0
     self.sections = sections
@@ -131,11 +146,25 @@ final class MappedCatalogue: BookColumns, @unchecked Sendable {
       : nil
   }
 
-  /// Compares every section with its CRC-32 (reads the whole file).
+  /// Compares every section with its CRC-32 (reads the whole file; opening checks only the
+  /// small ones, see ``IndexCheck``).
   func verifyChecksums() throws(EngineError) {
     for (section, bytes) in zip(IndexSection.allCases.prefix(sections.count), sections)
     where CatalogueSnapshot.checksum(bytes) != checksums[section.rawValue] {
       throw .badSnapshot("section \(section) fails its checksum")
+    }
+  }
+
+  /// Every check there is: each section's checksum, then every book decoded from its record
+  /// (what `gutenberg doctor` runs; a query would meet a damaged record only when it reaches
+  /// that book).
+  func verify() throws(EngineError) {
+    try verifyChecksums()
+    for position in 0..<bookCount {
+      _ = try record(
+        at: position, bytes: Array(records.mappedEntry(position)),
+        string: { String(decoding: strings.mappedEntry($0), as: UTF8.self) },
+        stringBytes: { Array(strings.mappedEntry($0)) })
     }
   }
 
@@ -267,19 +296,26 @@ final class MappedCatalogue: BookColumns, @unchecked Sendable {
       pool(try source.index(below: stringCount))
     }
     func people() throws(EngineError) -> [PersonRecord] {
-      let count = try source.index(below: 1 << 16)
+      let count = try source.index(below: IndexLimits.listCount + 1)
       var list: [PersonRecord] = []
       list.reserveCapacity(count)
       for _ in 0..<count {
         let name = try string()
-        let birth = try source.optionalSigned()
-        list.append(
-          PersonRecord(name: name, birthYear: birth, deathYear: try source.optionalSigned()))
+        let birth = try year()
+        list.append(PersonRecord(name: name, birthYear: birth, deathYear: try year()))
       }
       return list
     }
+    // A year the writer could not have stored is damage, not a book.
+    func year() throws(EngineError) -> Int? {
+      let year = try source.optionalSigned()
+      guard year.map(IndexLimits.years.contains) ?? true else {
+        throw .badSnapshot("a year out of range in book \(id(at: position))")
+      }
+      return year
+    }
     func stringList() throws(EngineError) -> [String] {
-      let count = try source.index(below: 1 << 16)
+      let count = try source.index(below: IndexLimits.listCount + 1)
       var list: [String] = []
       list.reserveCapacity(count)
       for _ in 0..<count { list.append(try string()) }
@@ -293,7 +329,7 @@ final class MappedCatalogue: BookColumns, @unchecked Sendable {
     let shelves = try stringList()
     let codes = try stringList()
     let mediaType = try string()
-    let formatCount = try source.index(below: 1 << 16)
+    let formatCount = try source.index(below: IndexLimits.listCount + 1)
     var formats: [FormatEntry] = []
     formats.reserveCapacity(formatCount)
     for _ in 0..<formatCount {
@@ -306,7 +342,7 @@ final class MappedCatalogue: BookColumns, @unchecked Sendable {
     }
     var summaries: [String] = []
     if hasSummaries {
-      let count = try source.index(below: 1 << 16)
+      let count = try source.index(below: IndexLimits.listCount + 1)
       for _ in 0..<count {
         summaries.append(String(decoding: source.bytes[try source.block()], as: UTF8.self))
       }

@@ -61,6 +61,8 @@ struct StreamedIndex: Sendable {
     defer { records.close() }
     var bytes: [UInt8] = []
     for (rank, number) in order.enumerated() {
+      // Ctrl-C ends a rebuild of the whole catalogue within a moment, not at its end.
+      if rank % 4096 == 0 { try Task.checkCancellation() }
       if rank + 1 < order.count, entries[order[rank + 1]].id == entries[number].id { continue }
       let entry = entries[number]
       try spill.read(at: entry.offset, count: entry.count, into: &bytes)

@@ -74,17 +74,34 @@ struct VocabularySections {
     withoutActuallyEscaping(body) { body in
       forEachText { text in
         words.removeAll(keepingCapacity: true)
+        // A word counts once per text. Titles rarely repeat one, so a short scan is enough;
+        // past a few dozen words (a hostile title of megabytes) the words seen go by hash, so
+        // the pass stays linear in the text's size.
+        var byHash: [Int: [Range<Int>]] = [:]
+        var hashing = false
         Vocabulary.forEachWord(in: text) { range in
-          // A word counts once per text (titles rarely repeat one, so a short scan is enough).
           let word = text[range]
-          if !words.contains(where: { text[$0].elementsEqual(word) }) {
+          if hashing {
+            let key = hash(word)
+            guard !(byHash[key]?.contains(where: { text[$0].elementsEqual(word) }) ?? false)
+            else { return }
+            byHash[key, default: []].append(range)
+          } else {
+            guard !words.contains(where: { text[$0].elementsEqual(word) }) else { return }
             words.append(range)
-            body(word)
+            if words.count == Self.scannedWords {
+              hashing = true
+              byHash = Dictionary(grouping: words) { hash(text[$0]) }
+            }
           }
+          body(word)
         }
       }
     }
   }
+
+  /// How many distinct words of one text are compared one by one before they go by hash.
+  private static let scannedWords = 32
 
   /// A hash of a word's bytes, for counting without copying it.
   private static func hash(_ word: Slice<UnsafeRawBufferPointer>) -> Int {

@@ -4,7 +4,7 @@ import GutendexEngine
 import GutendexServer
 import TestSupport
 
-/// Figure 20 (issue 38): `gutenberg sync` from Project Gutenberg's own small files, against a
+/// Figure 21 (issue 38): `gutenberg sync` from Project Gutenberg's own small files, against a
 /// loopback site laid out as PG's (no Gutendex server): a daily sync whose `today.rss` names
 /// 20 new and 10 changed books, and a weekly catch-up through `pg_catalog.csv.gz` with 300
 /// changes the RSS never named.
@@ -12,7 +12,7 @@ import TestSupport
 enum DailySyncBenchmark {
   static func run(_ context: BenchContext) async throws -> [ResultRow] {
     let runs = context.count(5, minimum: 3)
-    Report.progress("figure 20: a site laid out as Project Gutenberg's")
+    Report.progress("figure 21: a site laid out as Project Gutenberg's")
     let site = try await GutenbergSiteFixture(
       directory: context.scratch.appendingPathComponent("pg-site"))
     defer { Task { await site.stop() } }
@@ -58,7 +58,7 @@ enum DailySyncBenchmark {
     var weeklyBytes = Samples()
     var sameDayRequests = Samples()
     let day: TimeInterval = 86_400
-    Report.progress("figure 20: \(runs) daily syncs of 30 books and weekly ones of 300")
+    Report.progress("figure 21: \(runs) daily syncs of 30 books and weekly ones of 300")
     for run in 0..<runs {
       let data = try context.dataDirectory("daily-\(run)")
       let start = Date().addingTimeInterval(-3600)
@@ -98,30 +98,30 @@ enum DailySyncBenchmark {
     let helloRSS = try await context.helloPeaks()
     return [
       ResultRow(
-        figure: "20. daily sync (PG files): 30 books, requests", unit: .count,
+        figure: "21. daily sync (PG files): 30 books, requests", unit: .count,
         samples: dailyRequests, baselineName: "books named", baseline: Samples([30]),
         target: .atMost(35), note: "today.rss, then one record per book"),
       ResultRow(
-        figure: "20. daily sync (PG files): 30 books, bytes", unit: .bytes, samples: dailyBytes,
+        figure: "21. daily sync (PG files): 30 books, bytes", unit: .bytes, samples: dailyBytes,
         baselineName: "1 MB", baseline: Samples([1_000_000]), target: .atMost(1_000_000),
         note: String(format: "%.1f s with the 0.5 s pause", dailySeconds.median)),
       ResultRow(
-        figure: "20. daily sync (PG files): 30 books, CPU", unit: .seconds, samples: dailyCPU,
+        figure: "21. daily sync (PG files): 30 books, CPU", unit: .seconds, samples: dailyCPU,
         baselineName: "one page, fresh process (CPU)", baseline: onePageCPU,
         target: .atMost(0.3 + onePageCPU.median), note: "0.3 s beyond a fresh process's one page"),
       ResultRow(
-        figure: "20. daily sync (PG files): 30 books, peak RSS", unit: .bytes, samples: dailyPeak,
+        figure: "21. daily sync (PG files): 30 books, peak RSS", unit: .bytes, samples: dailyPeak,
         baselineName: "bench-hello", baseline: helloRSS, target: .atMost(64 * 1_048_576)),
       ResultRow(
-        figure: "20. daily sync (PG files): same day again, requests", unit: .count,
+        figure: "21. daily sync (PG files): same day again, requests", unit: .count,
         samples: sameDayRequests, baselineName: "today.rss", baseline: Samples([1]),
         target: .atMost(3), note: "one 304"),
       ResultRow(
-        figure: "20. weekly catch-up (CSV): 300 books, requests", unit: .count,
+        figure: "21. weekly catch-up (CSV): 300 books, requests", unit: .count,
         samples: weeklyRequests, baselineName: "books new", baseline: Samples([300]),
         target: .atMost(310), note: "today.rss, pg_catalog.csv.gz, one record per book"),
       ResultRow(
-        figure: "20. weekly catch-up (CSV): 300 books, bytes", unit: .bytes,
+        figure: "21. weekly catch-up (CSV): 300 books, bytes", unit: .bytes,
         samples: weeklyBytes, baselineName: "8 MB", baseline: Samples([8_000_000]),
         target: .atMost(8_000_000), note: "the list of 76,696 ids is most of it"),
     ]

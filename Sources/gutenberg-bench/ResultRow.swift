@@ -17,6 +17,8 @@ struct ResultRow: Sendable {
     case atMostAndRatio(Double, Double)
     /// A ratio to the baseline of at most this (1.11: at least 0.9x the baseline's rate).
     case ratioAtMost(Double)
+    /// The 99th percentile at most this (a latency every keypress must meet, not the typical).
+    case p99AtMost(Double)
   }
 
   var figure: String
@@ -44,6 +46,7 @@ struct ResultRow: Sendable {
     case .atMostAndRatio(let limit, let times):
       samples.median <= limit && baseline.median / samples.median >= times
     case .ratioAtMost(let limit): ratio <= limit
+    case .p99AtMost(let limit): samples.quantile(0.99) <= limit
     }
   }
 
@@ -67,6 +70,7 @@ struct ResultRow: Sendable {
     case .atMost(let limit): "<= \(format(limit))"
     case .atMostAndRatio(let limit, let times): "<= \(format(limit)), ratio <= 1/\(Int(times))"
     case .ratioAtMost(let limit): String(format: "ratio <= %.2f", limit)
+    case .p99AtMost(let limit): "p99 <= \(format(limit)) (p99 \(format(samples.quantile(0.99))))"
     }
   }
 

@@ -21,6 +21,8 @@ struct Bookmarks: GlobalOptionsCommand {
 
   func run() async throws {
     let (id, format): (Int?, GutenbergApp.ListFormat) = (id, json ? .json : .automatic)
-    try await global.run { await $0.bookmarksList(id: id, format: format) }
+    try await global.run(readsOnly: true, readsNoPages: true) {
+      await $0.bookmarksList(id: id, format: format)
+    }
   }
 }

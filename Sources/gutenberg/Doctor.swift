@@ -19,8 +19,16 @@ struct Doctor: GlobalOptionsCommand {
   var repair = false
 
   func run() async throws {
+    let output = TerminalOutput.standard(color: global.color)
+    let configuration: AppConfiguration
+    do {
+      configuration = try AppConfiguration(global.appOptions)
+    } catch {
+      output.printError("error: \(error.message)")
+      throw ExitCode(error.status.rawValue)
+    }
     let status = await GutenbergApp.doctor(
-      options: global.appOptions, repair: repair, output: .standard(color: global.color))
+      location: configuration.location, repair: repair, output: output)
     if status != .ok { throw ExitCode(status.rawValue) }
   }
 }

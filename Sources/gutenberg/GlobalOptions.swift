@@ -42,7 +42,13 @@ struct GlobalOptions: ParsableArguments {
   var color: ColorPolicy.Mode = .auto
 
   // `.unconditional` so that `--timeout -5` is read as a (refused) value, not as a missing one.
-  @Option(parsing: .unconditional, help: "Seconds to wait for the server per request (default 15).")
+  @Option(
+    parsing: .unconditional,
+    help: """
+      Seconds to wait for the server per request (default 15; for a book file, how long it \
+      may receive nothing, default 30). Book files and the feed must also average 1,024 \
+      bytes/s over 60 s (GUTENBERG_MIN_SPEED=BYTES/SECONDS, 0 for no minimum).
+      """)
   var timeout: Double?
 
   @Flag(help: "One line per request on standard error: API pages, book files and the feed.")
@@ -65,10 +71,12 @@ struct GlobalOptions: ParsableArguments {
 
   /// Builds the app and runs one call on it; a non-zero status becomes the exit code.
   func run(
-    readsOnly: Bool = false, _ body: @MainActor @Sendable (GutenbergApp) async -> ExitStatus
+    readsOnly: Bool = false, readsNoPages: Bool = false,
+    _ body: @MainActor @Sendable (GutenbergApp) async -> ExitStatus
   ) async throws {
     var options = appOptions
     options.readsOnly = readsOnly
+    options.readsNoPages = readsNoPages
     let status = await Self.execute(options, body)
     if status != .ok { throw ExitCode(status.rawValue) }
   }

@@ -18,7 +18,10 @@ struct LibraryCommand: GlobalOptionsCommand {
 
     func run() async throws {
       let format: GutenbergApp.ListFormat = json ? .json : .automatic
-      try await global.run { await $0.libraryList(format: format) }
+      // Lists only: no write lock, nothing written (another process may hold the lock).
+      try await global.run(readsOnly: true, readsNoPages: true) {
+        await $0.libraryList(format: format)
+      }
     }
   }
 
@@ -47,7 +50,9 @@ struct LibraryCommand: GlobalOptionsCommand {
 
     func run() async throws {
       let (words, format): ([String], GutenbergApp.ListFormat) = (words, json ? .json : .automatic)
-      try await global.run { await $0.librarySearch(words: words, format: format) }
+      try await global.run(readsOnly: true, readsNoPages: true) {
+        await $0.librarySearch(words: words, format: format)
+      }
     }
   }
 

@@ -12,7 +12,7 @@ struct Sync: GlobalOptionsCommand {
   @Flag(help: "A full refresh: the same as --feed.") var full = false
   @Option(
     help: ArgumentHelp(
-      "The feed file's URL (GUTENBERG_FEED_URL).", valueName: "url"))
+      "The feed file's URL (GUTENBERG_FEED_URL; credentials from ~/.netrc).", valueName: "url"))
   var feedURL: String?
   @Option(
     help: ArgumentHelp(

@@ -48,6 +48,9 @@ struct ReaderBinaryTests {
     await server.stop()
   }
 
+  /// A text file that is not text: a server sending one is refused by the download (issue 35:
+  /// nothing saved), and a library file that is not text (put there, or fetched before that
+  /// check) by the reader; each in one line, nothing paged.
   @Test func aFileThatIsNotTextIsRefusedInOneLine() async throws {
     let server = try await TestServer.start()
     var bytes = Data("GIF89a".utf8)
@@ -55,6 +58,20 @@ struct ReaderBinaryTests {
     try BookFiles.serveText(id: 84, text: bytes, on: server.server)
     let app = try Gutenberg().mirrored(to: server.url)
     defer { app.cleanUp() }
+    let fetched = try await app.run(
+      ["read", "84", "--server", server.url.absoluteString], input: "n\nq\n")
+    #expect(fetched.status == 65, "\(fetched)")
+    #expect(fetched.out.isEmpty, "no replacement characters paged: \(fetched)")
+    #expect(
+      fetched.errLines.last
+        == "error: 127.0.0.1 answered with binary data (NUL bytes), not text, not the book's "
+        + "file; nothing was kept", "\(fetched)")
+
+    try BookFiles.serveText(id: 84, on: server.server)
+    let good = try await app.run(
+      ["read", "84", "--server", server.url.absoluteString], input: "q\n")
+    try #require(good.status == 0, "\(good)")
+    try bytes.write(to: try Self.libraryText(app))
     for arguments in [["--pager"], []] {
       let run = try await app.run(
         ["read", "84", "--server", server.url.absoluteString] + arguments, input: "n\nq\n")

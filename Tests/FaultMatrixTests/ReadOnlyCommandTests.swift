@@ -42,6 +42,50 @@ struct ReadOnlyCommandTests {
     #expect(!names.contains("favorites.sqlite-wal"), "a WAL was created: \(names)")
   }
 
+  /// Every file of `directory` (recursively): its bytes and modification time.
+  static func snapshot(_ directory: URL) -> [String: String] {
+    var files: [String: String] = [:]
+    let enumerator = FileManager.default.enumerator(atPath: directory.path)
+    while let name = enumerator?.nextObject() as? String {
+      let path = directory.appendingPathComponent(name).path
+      let stamp = Self.stamp(path)
+      let bytes = FileManager.default.contents(atPath: path)?.base64EncodedString() ?? "(dir)"
+      files[name] = "\(stamp) \(bytes)"
+    }
+    return files
+  }
+
+  /// `bookmarks`, `library` and `library search` (issue 35) opened the store for writing: an
+  /// empty write transaction each run, and 30 s then a failure under another process's write
+  /// lock. Like the other reads they now leave the data directory byte for byte as it was, and
+  /// answer at once while another process holds the write lock.
+  @Test func listingsOfTheLibraryAndBookmarksWriteNothingAndNeverWait() async throws {
+    try await Holdings.with { holdings in
+      let app = holdings.app
+      let commands = [
+        ["bookmarks"], ["bookmarks", "84", "--json"], ["library"], ["library", "--json"],
+        ["library", "search", "the"],
+      ]
+      let before = Self.snapshot(app.dataDirectory)
+      for arguments in commands {
+        let run = try await app.run(arguments)
+        #expect(run.status == 0 && run.err.isEmpty, "\(arguments): \(run)")
+      }
+      #expect(Self.snapshot(app.dataDirectory) == before, "a listing wrote to the data directory")
+
+      let lock = try DatabaseLock(
+        path: app.dataDirectory.appendingPathComponent("favorites.sqlite").path)
+      for arguments in commands {
+        let (run, took) = try await StarvedDeadline.counted { try await app.run(arguments) }
+        #expect(run.status == 0 && run.err.isEmpty, "\(arguments): \(run)")
+        #expect(took < .seconds(10), "\(arguments) waited \(took) for the lock")
+      }
+      lock.unlock()
+      #expect(Self.snapshot(app.dataDirectory) == before, "a listing wrote under the lock")
+      try await holdings.expectIntact("listings")
+    }
+  }
+
   @Test func readsGoOnWhileAnotherProcessHoldsAWriteTransaction() async throws {
     let app = try Gutenberg()
     defer { app.cleanUp() }

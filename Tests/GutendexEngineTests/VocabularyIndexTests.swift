@@ -75,18 +75,35 @@ struct VocabularyIndexTests {
     #expect(engine.vocabulary.frequency(Array("PARIS".utf8)) == 2)
   }
 
-  /// `index` as a version 2 writer wrote it: the same sections but the vocabulary's.
+  /// `index` as a version 2 writer wrote it: the same sections but the vocabulary's, laid
+  /// out the writer's way (right after a table that has no entries for the vocabulary, and
+  /// the file ending with the records), which opening checks.
   static func versionTwo(_ index: Data) throws -> Data {
     var bytes = Array(index)
     let kept = IndexSection.allCases.count - IndexSection.vocabulary.count
+    let removed = IndexSection.entrySize * IndexSection.vocabulary.count
     func put32(_ value: UInt32, at offset: Int) {
       withUnsafeBytes(of: value.littleEndian) {
         bytes.replaceSubrange(offset..<offset + 4, with: $0)
       }
     }
+    func uint64(_ at: Int) -> Int {
+      (0..<8).reduce(0) { $0 | Int(bytes[at + $1]) << (8 * $1) }
+    }
     put32(IndexSection.versionWithoutVocabulary, at: 8)
     put32(UInt32(kept), at: 12)
-    // The sections lie after the table, so a shorter table leaves their offsets right.
-    return Data(bytes)
+    // A table shorter by `removed` bytes (a multiple of 8, so every section stays aligned)
+    // moves each section up by as much.
+    var end = 0
+    for number in 0..<kept {
+      let entry = IndexSection.headerSize + IndexSection.entrySize * number
+      let offset = uint64(entry)
+      end = offset + uint64(entry + 8)
+      withUnsafeBytes(of: UInt64(offset - removed).littleEndian) {
+        bytes.replaceSubrange(entry..<entry + 8, with: $0)
+      }
+    }
+    let tableEnd = IndexSection.headerSize + IndexSection.entrySize * kept
+    return Data(bytes[..<tableEnd] + bytes[(tableEnd + removed)..<end])
   }
 }

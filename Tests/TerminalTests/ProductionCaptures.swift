@@ -169,12 +169,33 @@ enum ProductionCaptures {
     return await app.start()
   }
 
-  /// The first page in a window of 24 rows: taller than the window, so its first line (page N
-  /// of M) is repeated by the prompt, where it is seen.
+  /// The first page in a window of 24 rows: the rows that fit under the heading, the keys
+  /// under them and the prompt's row below.
   static func browse24Rows() async throws -> String {
     let app = try CaptureApp(height: 24)
     try await app.favorite([1342, 84, 2554].map { try book($0, in: "e4-2025-page1") })
     return await app.start()
+  }
+
+  /// The browser in a window of `width`×`height`: the first screen, a book's details (with
+  /// its summary, taller than an 80×24 window: its title, a window of its fields and where it
+  /// is), Enter on them, then back and Enter (the next rows, from the server's second page,
+  /// which the recordings answer from another listing), and `?`.
+  static func window(width: Int, height: Int) async throws -> [Capture] {
+    let app = try CaptureApp(width: width, height: height)
+    try await app.favorite([1342, 84, 2554].map { try book($0, in: "e4-2025-page1") })
+    let name = "window-\(width)x\(height)"
+    let first = await app.start()
+    let details = await app.type("\(try row(of: 2701, in: "e4-2025-page1"))")
+    let more = await app.type("")
+    _ = await app.type("b")
+    _ = await app.type("")
+    let next = await app.type("")
+    let help = await app.type("?")
+    return [
+      (name, first), ("\(name)-next", next), ("\(name)-details", details),
+      ("\(name)-details-more", more), ("\(name)-help", help),
+    ]
   }
 
   /// The first page in the narrowest window the front fits (40 columns), 24 rows.
@@ -246,13 +267,15 @@ enum ProductionCaptures {
     let capture = try CaptureApp(width: 80)
     try await capture.attachBookActions()
     guard let app = capture.app else { throw CaptureFailure("no app") }
-    var reader = try SampleScreens.reader()
+    let session = ReaderSession(
+      pager: try SampleScreens.reader(), id: 84, service: app.service,
+      output: capture.screen.output(), input: OneShotOutputTests.Lines([]))
     let before = capture.screen.out.count
-    reader.go(percent: 30)
-    await app.mark(reader, id: 84, note: "the creature's first night")
-    reader.go(percent: 75)
-    await app.mark(reader, id: 84, note: "")
-    await app.listBookmarks(reader, id: 84)
+    session.pager.go(percent: 30)
+    await session.mark(note: "the creature's first night")
+    session.pager.go(percent: 75)
+    await session.mark(note: "")
+    await session.listBookmarks()
     return String(capture.screen.out.dropFirst(before))
   }
 
@@ -308,6 +331,7 @@ enum ProductionCaptures {
       ("narrow", try await narrow()),
       ("browse-24-rows", try await browse24Rows()),
       ("browse-40-columns", try await browse40Columns()),
+    ] + (try await window(width: 80, height: 24)) + (try await window(width: 100, height: 40)) + [
       ("progress", render(SampleScreens.progress(), width: 100)),
       ("library", render(SampleScreens.library(), width: 100)),
       ("reader", render(try SampleScreens.reader(), width: 80)),

@@ -10,7 +10,7 @@ import Testing
   let parser = PromptParser()
 
   @Test(arguments: [
-    ("", PromptCommand.next), ("n", .next), ("  next  ", .next), ("p", .previous),
+    ("", PromptCommand.more), ("n", .next), ("  next  ", .next), ("p", .previous),
     ("b", .previous), ("g 3", .goTo(page: 3)), ("go 12", .goTo(page: 12)),
     ("7", .details(row: 7)), ("f 3", .toggleFavorites(rows: [3])),
     ("f 1 3 5", .toggleFavorites(rows: [1, 3, 5])), ("f 2-4", .toggleFavorites(rows: [2, 3, 4])),
@@ -36,7 +36,8 @@ import Testing
   }
 
   @Test func screensChangeWhatSomeKeysMean() throws {
-    #expect(try parser.parse("", context: .details(from: .browse)) == .back)
+    // Enter is "more" everywhere: the reducer decides what it means on each screen.
+    #expect(try parser.parse("", context: .details(from: .browse)) == .more)
     #expect(try parser.parse("b", context: .favorites) == .back)
     #expect(try parser.parse("f", context: .details(from: .browse)) == .toggleFavorites(rows: []))
     #expect(try parser.parse("sort title", context: .favorites) == .favoritesOrder(.title))

@@ -25,6 +25,8 @@ struct Gutenberg {
     var errLines: [String] { err.split(separator: "\n").map(String.init) }
     /// The non-empty lines of standard output.
     var outLines: [String] { out.split(separator: "\n").map(String.init) }
+    /// No signal and no deadline: the process ended by itself with a code.
+    var endedByItself: Bool { exit.code != nil && !exit.timedOut }
 
     var description: String {
       "exit \(exit.code.map(String.init) ?? "signal \(exit.signal ?? 0)")"

@@ -41,5 +41,8 @@ int gb_el_set_history(EditLine *el, History *list);
 void gb_el_refresh(EditLine *el);
 int gb_history_int(History *list, int op, int value);
 int gb_history_string(History *list, int op, const char *value);
+/// `H_SAVE_FP`: the history written to a file the caller opened (never by name, so never
+/// through a link put at the name).
+int gb_history_file(History *list, int op, FILE *file);
 
 #endif

@@ -6,6 +6,7 @@ extension CatalogService {
   public func addBookmark(
     id: Int, byteOffset: Int, quote: String, note: String, at date: Date = Date()
   ) async throws(CatalogError) -> Bookmark {
+    try Self.checkKeepable(note)
     let bookmark = Bookmark(
       key: UUID().uuidString.lowercased(), bookID: id, byteOffset: byteOffset, quote: quote,
       note: note, createdAt: date, updatedAt: date)
@@ -19,11 +20,20 @@ extension CatalogService {
 
   /// Saves a changed bookmark (its note), or one made elsewhere.
   public func saveBookmark(_ bookmark: Bookmark) async throws(CatalogError) {
+    try Self.checkKeepable(bookmark.note)
     let library = self.library
     try await StoreWork.run(on: library.busyWait) { () throws(StoreError) in
       try library.saveBookmark(bookmark)
     }
     await settleChanges()
+  }
+
+  /// Refuses a note the store would not keep whole: SQLite's text ends at U+0000, so a note
+  /// holding one would be cut there without a word.
+  static func checkKeepable(_ note: String) throws(CatalogError) {
+    guard note.utf8.contains(0) else { return }
+    throw .invalidInput(
+      "a note cannot hold the character U+0000 (NUL): it would be cut there; nothing was saved")
   }
 
   /// Removes a bookmark; true if it was there.

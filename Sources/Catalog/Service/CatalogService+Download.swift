@@ -41,7 +41,9 @@ extension CatalogService {
     events(.lockAcquired)
     let entry = LibraryEntry(
       id: request.id, format: choice.format.description, title: request.cleanTitle(book.title),
-      path: destination.path, size: 0, fetchedAt: now(), validator: nil, url: url.absoluteString)
+      path: destination.path, size: 0, fetchedAt: now(), validator: nil,
+      // Stored without credentials: the library is no place for a mirror's password.
+      url: url.redacted)
     if !request.replace, let found = try await existing(entry, at: destination) {
       return found
     }
@@ -61,7 +63,9 @@ extension CatalogService {
     do {
       result = try await downloader.download(
         from: url, to: destination, replace: request.replace, markPublished: true,
-        sameFile: request.otherSources.map { $0?.rewrite(choice.url) ?? choice.url }
+        sameFile: request.otherSources.map { $0?.rewrite(choice.url) ?? choice.url },
+        // An HTML page or junk from a mirror is a failed mirror, not a saved book.
+        expecting: ExpectedContent(mimeType: choice.mimeType)
       ) { events(.progress($0)) }
     } catch {
       throw .download(error)

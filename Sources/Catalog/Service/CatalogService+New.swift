@@ -116,7 +116,7 @@ extension CatalogService {
   static func deltaInMemory(_ url: URL?) -> GutendexEngine? {
     guard let url,
       let size = try? url.resourceValues(forKeys: [.fileSizeKey]).fileSize,
-      size <= deltaReadLimit, let data = try? Data(contentsOf: url)
+      size <= deltaReadLimit, let data = (try? RegularFile.read(url.path, limit: size)) ?? nil
     else { return nil }
     return try? CatalogueSnapshot.engine(from: data)
   }

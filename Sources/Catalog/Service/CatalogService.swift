@@ -61,7 +61,7 @@ public final class CatalogService: Sendable {
       previous?(event)
       log.record(
         RequestLog.Entry(
-          date: now(), url: event.url.absoluteString, status: event.status,
+          date: now(), url: event.url.redacted, status: event.status,
           error: event.error?.description, duration: event.duration, origin: .network))
     }
     self.client = client

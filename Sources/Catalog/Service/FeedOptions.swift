@@ -1,4 +1,5 @@
 import Foundation
+import Gutendex
 import GutendexEngine
 
 /// When and from where a sync refreshes the local catalogue from Project Gutenberg's own feed
@@ -11,14 +12,19 @@ public struct FeedOptions: Sendable, Hashable {
   public var maxAge: TimeInterval?
   /// Refresh now whatever the age (`sync --feed`, `sync --full`).
   public var force: Bool
+  /// The slowest the feed may arrive (`GUTENBERG_MIN_SPEED`, as for book files); nil none.
+  public var minimumSpeed: MinimumSpeed?
 
-  /// Options; by default Project Gutenberg's feed, checked once a week.
+  /// Options; by default Project Gutenberg's feed, checked once a week, at the standard
+  /// minimum speed.
   public init(
-    url: URL? = nil, maxAge: TimeInterval? = FeedPolicy.defaultMaxAge, force: Bool = false
+    url: URL? = nil, maxAge: TimeInterval? = FeedPolicy.defaultMaxAge, force: Bool = false,
+    minimumSpeed: MinimumSpeed? = .standard
   ) {
     self.url = url ?? FeedPolicy.defaultURL
     self.maxAge = maxAge
     self.force = force
+    self.minimumSpeed = minimumSpeed
   }
 
   /// A month: how often the feed is read for its download counts when Project Gutenberg's
@@ -26,5 +32,7 @@ public struct FeedOptions: Sendable, Hashable {
   public static let countsMaxAge: TimeInterval = 30 * 24 * 3600
 
   /// The sync's policy for these options.
-  var policy: FeedPolicy { FeedPolicy(url: url, maxAge: maxAge, force: force) }
+  var policy: FeedPolicy {
+    FeedPolicy(url: url, maxAge: maxAge, force: force, minimumSpeed: minimumSpeed)
+  }
 }

@@ -58,13 +58,29 @@ public final class LocalCatalogue: Sendable {
         return try files.openEngine()
       } catch {
         // A damaged index or state file: the embedded catalogue answers (the next sync
-        // rebuilds the local one), and the front says so once.
+        // rebuilds the local one), and the front says so once. When the embedded catalogue
+        // cannot be opened either (it is the local one's base, so it may be what failed), that
+        // is the one line said: no note about a local catalogue it cannot stand in for.
+        let embedded: GutendexEngine
+        do {
+          embedded = try EmbeddedCatalogue.load()
+        } catch {
+          throw EmbeddedUnavailable(reason: "\(error)")
+        }
         let note =
           "the local catalogue is damaged (\(error)); the embedded catalogue answers until the "
           + "next sync rebuilds it"
         damage.note.withLock { $0 = note }
-        return try EmbeddedCatalogue.load()
+        return embedded
       }
+    }
+  }
+
+  /// The embedded catalogue could not be opened, so nothing can answer locally.
+  struct EmbeddedUnavailable: Error, CustomStringConvertible {
+    var reason: String
+    var description: String {
+      "cannot open the embedded catalogue (\(EmbeddedCatalogue.fileName)): \(reason)"
     }
   }
 
@@ -121,6 +137,8 @@ public final class LocalCatalogue: Sendable {
     let engine: GutendexEngine
     do {
       engine = try openEngine()
+    } catch let error as EmbeddedUnavailable {
+      throw .localCatalogueUnavailable(error.description)
     } catch {
       throw .localCatalogueUnavailable("cannot open the \(name): \(error)")
     }

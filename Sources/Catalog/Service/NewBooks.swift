@@ -4,7 +4,7 @@ import Gutendex
 /// The books added to the local catalogue since a date, those you are likely to want first:
 /// by an author of a favourite, then in a subject or on a bookshelf of one, then the rest
 /// (newest id first within each).
-public struct NewBooks: Sendable {
+public struct NewBooks: Sendable, Hashable {
   /// From when: the last sync (the default), or a date the user gave.
   public enum Since: Sendable, Hashable {
     /// The start of the last sync that brought or checked anything (not one that failed).

@@ -1,4 +1,5 @@
 import Foundation
+import Gutendex
 
 /// A recent failure to reach the server (a timeout, a refused connection), kept in a small file
 /// of the data directory for a few minutes: until it expires, or the server answers again,
@@ -12,9 +13,13 @@ struct ServerOutage: Sendable {
 
   /// The failure recorded for `server` less than ``window`` before `now`, if any.
   func recent(server: URL, now: Date) -> (at: Date, reason: String)? {
-    guard let text = try? String(contentsOf: file, encoding: .utf8) else { return nil }
+    // Read without blocking (a FIFO put there is passed over, see ``RegularFile``).
+    guard let data = (try? RegularFile.read(file.path, limit: 64 << 10)) ?? nil else {
+      return nil
+    }
+    let text = String(decoding: data, as: UTF8.self)
     let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-    guard lines.count >= 3, lines[0] == server.absoluteString, let seconds = Double(lines[1])
+    guard lines.count >= 3, lines[0] == server.redacted, let seconds = Double(lines[1])
     else { return nil }
     let at = Date(timeIntervalSince1970: seconds)
     let age = now.timeIntervalSince(at)
@@ -26,7 +31,8 @@ struct ServerOutage: Sendable {
   /// directory that cannot be written only loses the memory).
   func record(server: URL, reason: String, at date: Date) {
     let oneLine = reason.replacingOccurrences(of: "\n", with: " ")
-    let text = "\(server.absoluteString)\n\(date.timeIntervalSince1970)\n\(oneLine)\n"
+    // The server as it may be stored: without credentials.
+    let text = "\(server.redacted)\n\(date.timeIntervalSince1970)\n\(oneLine)\n"
     try? Data(text.utf8).write(to: file, options: .atomic)
   }
 

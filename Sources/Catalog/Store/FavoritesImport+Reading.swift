@@ -66,6 +66,12 @@ extension FavoritesImport {
     guard case .string(let text)? = value else {
       throw .invalidImport(source: source, location: path, reason: "expected a string")
     }
+    // SQLite's text ends at U+0000: kept, the rest would be lost without a word.
+    guard !text.utf8.contains(0) else {
+      throw .invalidImport(
+        source: source, location: path,
+        reason: "holds the character U+0000 (NUL), which the store cannot keep")
+    }
     return text
   }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Gutendex
+import GutendexEngine
 
 /// The books an import document holds, checked entry by entry (see ``forEachItem``).
 ///
@@ -179,10 +180,13 @@ struct FavoritesImport {
     } catch {
       throw .invalidImport(source: source, location: error.path, reason: error.reason)
     }
-    guard book.id > 0 else {
+    // The range the catalogue's index stores (a favourite is synced by its id).
+    guard book.id > 0, IndexLimits.ids.contains(book.id) else {
       throw .invalidImport(
         source: source, location: "\(path).id",
-        reason: "expected a positive Project Gutenberg number, found \(book.id)")
+        reason:
+          "expected a positive Project Gutenberg number up to \(IndexLimits.ids.upperBound), "
+          + "found \(book.id)")
     }
     return Item(book: book, canonical: value.compact(sortedKeys: true), addedAt: addedAt)
   }

@@ -20,6 +20,7 @@ public enum StoreDoctor {
       examine(url, schema: schema, in: location.dataDirectory, repair: repair, now: now)
     }
     findings.append(catalogue(location.dataDirectory))
+    findings.append(embeddedCatalogue())
     return findings
   }
 
@@ -55,7 +56,8 @@ public enum StoreDoctor {
     }
   }
 
-  /// The local catalogue's line: its state file and index, opened as `list` opens them.
+  /// The local catalogue's line: its state file and index files, opened as `list` opens them
+  /// and then checked whole (every section's checksum, every book's record).
   static func catalogue(_ dataDirectory: URL) -> DoctorFinding {
     let files = LocalCatalogueFiles(dataDirectory: dataDirectory)
     do {
@@ -64,7 +66,8 @@ public enum StoreDoctor {
           name: "catalogue", state: .ok,
           detail: "ok (not synced yet: the embedded catalogue answers)")
       }
-      _ = try files.openEngine()
+      // A base that is the embedded file is checked on its own line.
+      try files.openEngine().verify(base: state.indexFile != nil)
       return DoctorFinding(
         name: "catalogue", state: .ok, detail: "ok (\(state.bookCount) books)")
     } catch {
@@ -74,6 +77,26 @@ public enum StoreDoctor {
         name: "catalogue", state: .damaged,
         detail: "damaged (\(error)); the embedded catalogue answers until the next "
           + "`gutenberg sync` rebuilds it")
+    }
+  }
+
+  /// The embedded catalogue's line (the file `GUTENBERG_INDEX` names, or the installed one):
+  /// opened and checked whole; nothing here can repair it, a good copy can.
+  static func embeddedCatalogue() -> DoctorFinding {
+    do {
+      let engine = try EmbeddedCatalogue.load()
+      try engine.verify()
+      return DoctorFinding(
+        name: "embedded catalogue", state: .ok, detail: "ok (\(engine.bookCount) books)")
+    } catch EngineError.missingResource(let reason) {
+      // Not installed: the program says so where it needs it, and the server answers.
+      return DoctorFinding(name: "embedded catalogue", state: .ok, detail: "absent (\(reason))")
+    } catch {
+      let path = EmbeddedCatalogue.resourceURL?.path ?? EmbeddedCatalogue.fileName
+      return DoctorFinding(
+        name: "embedded catalogue", state: .damaged,
+        detail: "damaged (\(path): \(error)); install a good copy (`make install`) or set "
+          + "GUTENBERG_INDEX to one")
     }
   }
 

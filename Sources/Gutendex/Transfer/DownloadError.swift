@@ -21,6 +21,9 @@ public enum DownloadError: Error, Sendable, Hashable {
   case exists(path: String)
   /// The body ended at a length other than the one announced, after every retry.
   case lengthMismatch(expected: Int64, received: Int64)
+  /// The server answered with something that is not the file asked for (an HTML page, binary
+  /// data for a text); nothing was kept (see ``ExpectedContent``).
+  case notTheFile(url: URL, reason: String)
 
   /// True when a partial file was kept and the next attempt resumes it.
   public var resumable: Bool {
@@ -41,11 +44,11 @@ extension DownloadError: CustomStringConvertible, LocalizedError {
     case .failedAfterRetries(let error, let kept, _):
       kept > 0 ? "\(error.description); \(kept) bytes received so far" : error.description
     case .redirectRefused(let from, let to, let reason):
-      "refused redirect from \(from.host ?? from.absoluteString) to \(to): \(reason)"
+      "refused redirect from \(from.host ?? from.redacted) to \(URL.redacting(to)): \(reason)"
     case .tooManyRedirects(let url):
-      "too many redirects (more than \(Downloader.maxRedirects)) from \(url.absoluteString)"
+      "too many redirects (more than \(Downloader.maxRedirects)) from \(url.redacted)"
     case .stalled(let url, let after, let kept, _):
-      "\(url.host ?? url.absoluteString) sent nothing for \(Self.seconds(after)); "
+      "\(url.host ?? url.redacted) sent nothing for \(Self.seconds(after)); "
         + "\(kept) bytes received so far"
     case .interrupted(let kept, _):
       "interrupted after \(kept) bytes"
@@ -55,6 +58,8 @@ extension DownloadError: CustomStringConvertible, LocalizedError {
       "\(path) already exists (use --force to replace it)"
     case .lengthMismatch(let expected, let received):
       "the server announced \(expected) bytes but sent \(received)"
+    case .notTheFile(let url, let reason):
+      "\(url.host ?? url.redacted) answered with \(reason), not the book's file; nothing was kept"
     }
   }
 

@@ -17,6 +17,8 @@ final class DownloadExchange: Sendable {
     case body(validator: String?, total: Int64?)
     /// 416 for a part that already has every byte.
     case complete(validator: String?, total: Int64?)
+    /// An answer that is not the file (an HTML page where a book was asked for): why.
+    case notTheFile(String)
   }
 
   private struct State {
@@ -33,15 +35,18 @@ final class DownloadExchange: Sendable {
   let original: URL
   let partial: PartialDownload
   let resume: (offset: Int64, info: PartialDownload.Info)?
+  /// What the file must look like (its `Content-Type` is checked here).
+  let expected: ExpectedContent
   let progress: @Sendable (DownloadProgress) -> Void
 
   init(
     original: URL, partial: PartialDownload, resume: (offset: Int64, info: PartialDownload.Info)?,
-    progress: @escaping @Sendable (DownloadProgress) -> Void
+    expected: ExpectedContent = .any, progress: @escaping @Sendable (DownloadProgress) -> Void
   ) {
     self.original = original
     self.partial = partial
     self.resume = resume
+    self.expected = expected
     self.progress = progress
   }
 
@@ -102,6 +107,13 @@ final class DownloadExchange: Sendable {
   private func receiveHead(_ head: StreamedResponse) throws -> Disposition {
     let validator = Self.validator(head)
     state.withLock { $0.status = head.status }
+    if head.status == 200 || head.status == 206,
+      let problem = expected.problem(contentType: head.header("content-type"))
+    {
+      // A page where the file should be: nothing of it is written (a part there stays).
+      set(.notTheFile(problem))
+      return .stop
+    }
     switch head.status {
     case 301, 302, 303, 307, 308:
       set(.redirect(head.header("location")))
@@ -115,7 +127,7 @@ final class DownloadExchange: Sendable {
       let takesRanges = head.header("accept-ranges")?.lowercased().contains("bytes") == true
       if takesRanges, let validator {
         try save(
-          PartialDownload.Info(url: original.absoluteString, validator: validator, total: total))
+          PartialDownload.Info(url: original.redacted, validator: validator, total: total))
       } else {
         partial.removeInfo()
       }
@@ -200,7 +212,7 @@ final class DownloadExchange: Sendable {
   /// A part another mirror left, which this one will not continue, is set aside rather than
   /// overwritten: it is kept until the new download completes.
   private func setAsideIfForeign() {
-    guard let resume, resume.info.url != original.absoluteString else { return }
+    guard let resume, resume.info.url != original.redacted else { return }
     partial.setAside()
   }
 

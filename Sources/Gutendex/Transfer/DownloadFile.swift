@@ -53,29 +53,16 @@ package enum DownloadFile {
     }
   }
 
-  /// Opens `path` with `O_NOFOLLOW` and checks with fstat(2) that what was opened is a regular
-  /// file (so a link swapped in between a check and the open is caught too).
+  /// Opens `path` with `O_NOFOLLOW` (and without blocking) and checks with fstat(2) that what
+  /// was opened is a regular file (see ``RegularFile``).
   static func openFile(_ path: String, flags: Int32, mode: mode_t = 0o644) throws(Failure) -> Int32
   {
-    let fd = open(path, flags | O_NOFOLLOW | O_CLOEXEC, mode)
-    guard fd >= 0 else {
-      let code = errno
-      if code == ELOOP || code == EMLINK {
-        throw Failure(reason: "\(path) is a symbolic link; not following it")
-      }
-      throw Failure(reason: message(code))
+    do {
+      return try RegularFile.open(path, flags: flags, mode: mode, followingLinks: false)
+    } catch {
+      // The system's reason alone, as before; ours name the file.
+      throw Failure(reason: error.reason.hasPrefix("is ") ? error.description : error.reason)
     }
-    var info = stat()
-    guard fstat(fd, &info) == 0 else {
-      let code = errno
-      _ = close(fd)
-      throw Failure(reason: message(code))
-    }
-    if case .other(let kind) = kind(mode: info.st_mode, size: 0) {
-      _ = close(fd)
-      throw Failure(reason: "\(path) is \(kind), not a regular file")
-    }
-    return fd
   }
 
   /// The whole of a small file, without following a link; at most `limit` bytes.

@@ -64,10 +64,12 @@ public final class Downloader: Sendable {
   /// caller removes it (``confirmRecorded(_:)``) once the file is recorded.
   ///
   /// `sameFile`: the same file at other mirrors; a part one of them left is resumed here too,
-  /// when this server's copy has the part's validator and size.
+  /// when this server's copy has the part's validator and size. `expecting`: what the file
+  /// must look like; an answer that is not it fails with ``DownloadError/notTheFile(url:reason:)``
+  /// and leaves nothing of itself.
   public func download(
     from url: URL, to destination: URL, replace: Bool = false, markPublished: Bool = false,
-    sameFile: [URL] = [],
+    sameFile: [URL] = [], expecting: ExpectedContent = .any,
     progress: @escaping @Sendable (DownloadProgress) -> Void = { _ in }
   ) async throws(DownloadError) -> DownloadResult {
     let path = destination.path
@@ -83,7 +85,9 @@ public final class Downloader: Sendable {
     while true {
       do {
         let finalURL = try await transfer(
-          url, partial, &record, attempt: attempt, sameFile: sameFile, progress: progress)
+          url, partial, &record, attempt: attempt, sameFile: sameFile, expecting: expecting,
+          progress: progress)
+        try Self.check(partial, expecting, from: finalURL)
         return try finish(
           partial, destination, replace: replace, markPublished: markPublished, record, url: url,
           finalURL: finalURL)
@@ -144,7 +148,7 @@ public final class Downloader: Sendable {
   /// resumed; returns the URL that served the whole file.
   private func transfer(
     _ url: URL, _ partial: PartialDownload, _ record: inout Record, attempt: Int,
-    sameFile: [URL],
+    sameFile: [URL], expecting: ExpectedContent,
     progress: @escaping @Sendable (DownloadProgress) -> Void
   ) async throws -> URL {
     var current = url
@@ -160,7 +164,7 @@ public final class Downloader: Sendable {
         headers["If-Range"] = resume.info.validator
       }
       let exchange = DownloadExchange(
-        original: url, partial: partial, resume: resume, progress: progress)
+        original: url, partial: partial, resume: resume, expected: expecting, progress: progress)
       let request = HTTPRequest(
         url: current, headers: headers, timeout: stallTimeout, minimumSpeed: minimumSpeed)
       let started = ContinuousClock.now
@@ -201,6 +205,8 @@ public final class Downloader: Sendable {
         fresh = true
       case .failed(let error):
         throw error
+      case .notTheFile(let reason):
+        throw DownloadError.notTheFile(url: current, reason: reason)
       case .body(let validator, let total), .complete(let validator, let total):
         record.validator = validator
         record.total = total
@@ -216,6 +222,22 @@ public final class Downloader: Sendable {
         throw GutendexError.connectionLost(url: current, reason: "no HTTP response")
       }
     }
+  }
+
+  /// Throws when the complete part does not begin as `expected` says the file does (an HTML
+  /// page, binary data for a text): the part is removed, as nothing of it is the book.
+  private static func check(_ partial: PartialDownload, _ expected: ExpectedContent, from url: URL)
+    throws(DownloadError)
+  {
+    guard expected != .any,
+      let fd = try? RegularFile.open(partial.partURL.path, flags: O_RDONLY, followingLinks: false)
+    else { return }
+    var start = [UInt8](repeating: 0, count: ExpectedContent.sniffLength)
+    let count = start.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
+    close(fd)
+    guard count > 0, let problem = expected.problem(start: start.prefix(count)) else { return }
+    partial.remove()
+    throw .notTheFile(url: url, reason: problem)
   }
 
   /// Flushes the part, checks it, and moves it to its name (never over an existing file unless
@@ -246,8 +268,7 @@ public final class Downloader: Sendable {
       let validator = record.validator.flatMap {
         PartialDownload.problem(validator: $0) == nil ? $0 : nil
       }
-      let mark = PublishedMark(
-        url: url.absoluteString, size: partial.partSize, validator: validator)
+      let mark = PublishedMark(url: url.redacted, size: partial.partSize, validator: validator)
       do {
         try mark.write(for: destination)
       } catch {

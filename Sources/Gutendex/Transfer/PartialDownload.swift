@@ -57,7 +57,7 @@ package struct PartialDownload: Sendable {
   /// continue it only when its copy has the same validator and size).
   func resumePoint(for url: URL, sameFile: [URL] = []) -> (offset: Int64, info: Info)? {
     guard case .valid(let info) = sidecar(),
-      info.url == url.absoluteString || sameFile.contains(where: { $0.absoluteString == info.url }),
+      info.url == url.redacted || sameFile.contains(where: { $0.redacted == info.url }),
       case .regular(let size) = DownloadFile.kind(partURL.path), size > 0
     else { return nil }
     if let total = info.total, size > total { return nil }

@@ -23,6 +23,8 @@ public enum FeedReader {
     var seen: Set<Int> = []
     /// Records that could not be read, skipped (the book keeps its previous copy).
     var skipped: [FeedRecordError] = []
+    /// Records kept with lists cut to ``IndexLimits`` (the reason says which).
+    var cut: [FeedRecordError] = []
     /// Each book's release date (`dcterms:issued`, `YYYY-MM-DD`) where the record gives one.
     var issued: [Int: String] = [:]
   }
@@ -54,20 +56,29 @@ public enum FeedReader {
     _ body: HTTPBody, into records: Records, progress: FeedProgress = FeedProgress()
   ) async throws -> Reading<Records> {
     let pipe = FeedPipe()
-    // Ctrl-C ends the transfer; the archive then reads a truncated stream and stops.
+    let stop = Stop()
+    // Ctrl-C ends the transfer (the archive then reads a truncated stream and stops) and the
+    // parsing, which checks between records: it ends within a record's time.
     return try await withTaskCancellationHandler {
-      try await start(body, pipe, records, progress)
+      try await start(body, pipe, records, progress, stop)
     } onCancel: {
+      stop.flag.store(true, ordering: .relaxed)
       body.cancel()
     }
   }
 
+  /// Set once the reading is cancelled; the parsing thread checks it between records.
+  private final class Stop: Sendable {
+    let flag = Atomic(false)
+  }
+
   private static func start<Records: Books>(
-    _ body: HTTPBody, _ pipe: FeedPipe, _ records: Records, _ progress: FeedProgress
+    _ body: HTTPBody, _ pipe: FeedPipe, _ records: Records, _ progress: FeedProgress,
+    _ stop: Stop
   ) async throws -> Reading<Records> {
     try await withCheckedThrowingContinuation { continuation in
       let thread = Thread {
-        let outcome = Result { try readArchive(pipe, records, progress) }
+        let outcome = Result { try readArchive(pipe, records, progress, stop) }
         pipe.closeReader()
         continuation.resume(with: outcome)
       }
@@ -93,13 +104,13 @@ public enum FeedReader {
   /// Expands the archive on this thread and parses its records on a second one, in archive
   /// order, through a bounded ``FeedRecordQueue``.
   private static func readArchive<Records: Books>(
-    _ pipe: FeedPipe, _ records: Records, _ progress: FeedProgress
+    _ pipe: FeedPipe, _ records: Records, _ progress: FeedProgress, _ stop: Stop
   ) throws -> Reading<Records> {
     let queue = FeedRecordQueue()
     let parsed = ParsedReading<Records>()
     let parser = Thread {
       let outcome = Result {
-        try parse(queue, into: Reading(records: records), progress: progress)
+        try parse(queue, into: Reading(records: records), progress: progress, stop: stop)
       }
       // A sink that failed (a full disk) stops the archive too; its records would go nowhere.
       if case .failure = outcome { queue.stopConsuming() }
@@ -142,10 +153,12 @@ public enum FeedReader {
 
   /// Reads each record the queue hands over into `reading`, until the queue is closed.
   private static func parse<Records: Books>(
-    _ queue: FeedRecordQueue, into start: Reading<Records>, progress: FeedProgress
+    _ queue: FeedRecordQueue, into start: Reading<Records>, progress: FeedProgress,
+    stop: Stop
   ) throws -> Reading<Records> {
     var reading = start
     while let item = queue.pop() {
+      if stop.flag.load(ordering: .relaxed) { throw CancellationError() }
       switch item {
       case .oversized(let id):
         reading.skipped.append(FeedRecordError(id: id, reason: "a record too large"))
@@ -160,6 +173,9 @@ public enum FeedReader {
         case .success(let dated):
           book = dated?.record
           if let issued = dated?.issued { reading.issued[id] = issued }
+          if let cuts = dated?.cuts, !cuts.isEmpty {
+            reading.cut.append(FeedRecordError(id: id, reason: cuts.joined(separator: ", ")))
+          }
         case .failure(let error):
           reading.skipped.append(error)
           continue

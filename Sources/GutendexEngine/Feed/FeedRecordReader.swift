@@ -35,9 +35,10 @@ enum FeedRecordReader {
   }
 
   /// ``read(id:bytes:)`` with the record's release date (`dcterms:issued`, `YYYY-MM-DD`), nil
-  /// when it has none or one that is not such a date (`None` in some old records).
+  /// when it has none or one that is not such a date (`None` in some old records), and what
+  /// was cut to fit ``IndexLimits`` (a number out of range throws).
   static func readDated(id: Int, bytes: UnsafeRawBufferPointer) throws(FeedRecordError)
-    -> (record: BookRecord, issued: String?)?
+    -> (record: BookRecord, issued: String?, cuts: [String])?
   {
     guard let base = bytes.baseAddress?.assumingMemoryBound(to: CChar.self),
       let size = Int32(exactly: bytes.count)
@@ -56,9 +57,17 @@ enum FeedRecordReader {
       let book = RDFNode(pointer: rootPointer).children.first(where: { $0.is(.pg, "ebook") })
     else { throw FeedRecordError(id: id, reason: "no pgterms:ebook") }
     let fields = Fields(book)
-    guard let record = try read(id: id, fields) else { return nil }
+    guard let read = try read(id: id, fields) else { return nil }
+    // Into what the index can hold: a number out of range skips the book, named; a list past
+    // the limit is cut, and said.
+    let record: BookRecord
+    let cuts: [String]
+    switch IndexLimits.fit(read) {
+    case .skipped(let problem): throw FeedRecordError(id: id, reason: problem.description)
+    case .kept(let fitted, let cut): (record, cuts) = (fitted, cut)
+    }
     let issued = fields.issued?.text?.trimmingCharacters(in: .whitespacesAndNewlines)
-    return (record, issued.flatMap { Arrival.isIssuedDate($0) ? $0 : nil })
+    return (record, issued.flatMap { Arrival.isIssuedDate($0) ? $0 : nil }, cuts)
   }
 
   /// The elements of a book `get_book` reads, found in one walk of the record in document
@@ -108,8 +117,10 @@ enum FeedRecordReader {
     }
     func people(_ elements: [RDFNode]) throws(FeedRecordError) -> [PersonRecord] {
       var out: [PersonRecord] = []
+      // By hash: a hostile record's thousands of agents would make a scan of `out` quadratic.
+      var seen: Set<PersonRecord> = []
       for element in elements {
-        if let found = try person(element), !out.contains(found) { out.append(found) }
+        if let found = try person(element), seen.insert(found).inserted { out.append(found) }
       }
       return out
     }
@@ -154,6 +165,9 @@ enum FeedRecordReader {
 
     var formats: [FormatEntry] = []
     var position: [String: Int] = [:]
+    // Whether each kept URL holds `noimages`, found once per URL rather than once per later
+    // file of its type (a hostile record may give one long URL thousands of rivals).
+    var noImages: [Bool] = []
     for file in book.files {
       guard let format = file.children.first(where: { $0.is(.dc, "format") }),
         let mime = format.first(.rdf, "value")?.text
@@ -161,10 +175,14 @@ enum FeedRecordReader {
       let url = file.attribute(.rdf, "about") ?? ""
       if let index = position[mime] {
         // A dict's key keeps its first place when its value is replaced.
-        if formats[index].url.contains("noimages") { formats[index].url = url }
+        if noImages[index] {
+          formats[index].url = url
+          noImages[index] = url.contains("noimages")
+        }
       } else {
         position[mime] = formats.count
         formats.append(FormatEntry(mime: mime, url: url, hasIDSlots: false))
+        noImages.append(url.contains("noimages"))
       }
     }
 
@@ -195,32 +213,49 @@ enum FeedRecordReader {
 
   /// Gutendex's `fix_subtitles`: each run of line breaks with the spaces and tabs around it
   /// (`[ \t]*[\n\r]+[ \t]*`) becomes ": " the first time and "; " after.
+  ///
+  /// Read as UTF-8 bytes (the characters matched are ASCII, which no other character's bytes
+  /// hold) into one buffer: appending to a `String.UnicodeScalarView` copies it each time, which
+  /// made a title of megabytes quadratic, as did looking for a break again at every blank of a
+  /// run.
   static func fixSubtitles(_ title: String) -> String {
-    let scalars = Array(title.unicodeScalars)
-    var out = String.UnicodeScalarView()
-    var replaced = false
-    var index = 0
-    while index < scalars.count {
-      // A match starts at a blank or break and must hold at least one break.
-      var end = index
-      while end < scalars.count, scalars[end] == " " || scalars[end] == "\t" { end += 1 }
-      var breaks = end
-      while breaks < scalars.count, scalars[breaks] == "\n" || scalars[breaks] == "\r" {
-        breaks += 1
+    var text = title
+    // Nil: no break at all, the title as it is (most titles).
+    let fixed = text.withUTF8 { bytes -> String? in
+      guard bytes.contains(where: { $0 == 0x0A || $0 == 0x0D }) else { return nil }
+      func isBlank(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
+      var out: [UInt8] = []
+      out.reserveCapacity(bytes.count)
+      var replaced = false
+      var index = 0
+      while index < bytes.count {
+        // A match starts at a blank or break and must hold at least one break.
+        var end = index
+        while end < bytes.count, isBlank(bytes[end]) { end += 1 }
+        var breaks = end
+        while breaks < bytes.count, bytes[breaks] == 0x0A || bytes[breaks] == 0x0D { breaks += 1 }
+        guard breaks > end else {
+          // No break after these blanks: no match starts anywhere in them either (each would
+          // meet the same byte after the run), so they are kept whole and the search goes on
+          // after them: each byte is looked at a bounded number of times.
+          let next = max(end, index + 1)
+          out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[index..<next]))
+          index = next
+          continue
+        }
+        end = breaks
+        while end < bytes.count, isBlank(bytes[end]) { end += 1 }
+        out.append(contentsOf: replaced ? Self.semicolon : Self.colon)
+        replaced = true
+        index = end
       }
-      guard breaks > end else {
-        out.append(scalars[index])
-        index += 1
-        continue
-      }
-      end = breaks
-      while end < scalars.count, scalars[end] == " " || scalars[end] == "\t" { end += 1 }
-      out.append(contentsOf: (replaced ? "; " : ": ").unicodeScalars)
-      replaced = true
-      index = end
+      return String(decoding: out, as: UTF8.self)
     }
-    return String(out)
+    return fixed ?? title
   }
+
+  private static let colon = Array(": ".utf8)
+  private static let semicolon = Array("; ".utf8)
 }
 
 /// A feed record Gutendex could not read either: which book, and why.

@@ -21,9 +21,10 @@ extension CatalogueSync {
     guard policy.isDue(state.feed, at: now()) else { return nil }
     var requests = 0
     let url = policy.url
+    // Stored and compared without credentials (state.json is readable by others).
     var feed =
-      state.feed.flatMap { $0.url == url.absoluteString ? $0 : nil }
-      ?? FeedState(url: url.absoluteString)
+      state.feed.flatMap { $0.url == url.redacted ? $0 : nil }
+      ?? FeedState(url: url.redacted)
     func failed(_ note: String, _ cause: SyncRun.Cause = .unavailable) -> FeedOutcome {
       var outcome = FeedOutcome(result: .failed, note: "the feed: \(note)", requests: requests)
       outcome.cause = cause
@@ -33,9 +34,13 @@ extension CatalogueSync {
     var headers = ["User-Agent": FeedPolicy.userAgent, "Accept-Encoding": "identity"]
     if let etag = feed.etag { headers["If-None-Match"] = etag }
     if let lastModified = feed.lastModified { headers["If-Modified-Since"] = lastModified }
+    let conditional = feed.etag != nil || feed.lastModified != nil
     // Through the client's pipeline, as every request: `--verbose` and `status` show it, and
-    // a redirect follows the rule of files (https anywhere, never down to http).
-    let request = HTTPRequest(url: url, headers: headers, timeout: client.timeout)
+    // a redirect follows the rule of files (https anywhere, never down to http). `--timeout`
+    // is how long it may receive nothing; the minimum speed (as for book files) ends a feed
+    // trickled slowly enough never to stall.
+    let request = HTTPRequest(
+      url: url, headers: headers, timeout: client.timeout, minimumSpeed: policy.minimumSpeed)
     let response: StreamedResponse
     let target: URL
     do throws(HTTPPipeline.Failure) {
@@ -55,14 +60,22 @@ extension CatalogueSync {
       case .redirectRefused(let refusal, let sent):
         requests += sent
         return failed(
-          "redirect to \(refusal.to) refused (\(refusal.reason); \(refusal.from.absoluteString))")
+          "redirect to \(URL.redacting(refusal.to)) refused (\(refusal.reason); "
+            + "\(refusal.from.redacted))")
       case .tooManyRedirects(let from, let sent):
         requests += sent
-        return failed("too many redirects (more than \(RedirectPolicy.limit)) from \(from)")
+        return failed(
+          "too many redirects (more than \(RedirectPolicy.limit)) from \(from.redacted)")
       }
     }
 
     switch response.status {
+    case 304 where !conditional:
+      // "Not modified" since nothing: no answer to this request. Taken as "unchanged", it
+      // would hold off every refresh for the feed's maximum age.
+      return failed(
+        "HTTP 304 (not modified) from \(target.redacted) to a request that named no copy; "
+          + "nothing was read")
     case 304:
       feed.checked = now()
       state.feed = feed
@@ -71,7 +84,7 @@ extension CatalogueSync {
     case 200: break
     default:
       response.body.cancel()
-      return failed("HTTP \(response.status) from \(target.absoluteString)")
+      return failed("HTTP \(response.status) from \(target.redacted)")
     }
 
     // Each book goes to a temporary file in the catalogue's directory as it is read, so the
@@ -107,7 +120,7 @@ extension CatalogueSync {
       // A library this machine lacks says nothing of the feed: the loader's line, as it is.
       if failure.libraryMissing { return failed(failure.reason) }
       return failed(
-        "not a readable .tar.bz2 (\(failure.reason)): \(target.absoluteString)", .badData)
+        "not a readable .tar.bz2 (\(failure.reason)): \(target.redacted)", .badData)
     } catch let error as GutendexError {
       if case .cancelled = error { return failed(error.description, .cancelled) }
       return failed(error.description)
@@ -117,7 +130,7 @@ extension CatalogueSync {
       return failed("\(error)")
     }
     guard reading.count > 0 else {
-      return failed("no book records in \(target.absoluteString)", .badData)
+      return failed("no book records in \(target.redacted)", .badData)
     }
     index = reading.records
 
@@ -143,7 +156,8 @@ extension CatalogueSync {
         removed = []
       }
       let removing = Set(removed)
-      for id in lacking where !removing.contains(id) {
+      for (number, id) in lacking.enumerated() where !removing.contains(id) {
+        if number % 4096 == 0 { try Task.checkCancellation() }
         guard let json = base.bookJSON(id: id) else { continue }
         var parser = JSONParser(Array(json), options: BookRecord.jsonOptions)
         if let record = try? BookRecord.read(from: &parser) { try index.add(record) }
@@ -179,20 +193,21 @@ extension CatalogueSync {
     } catch {
       // The previous catalogue stays, and no file of this attempt is left.
       if let written { unlink(written.path) }
+      if Task.isCancelled { return failed("stopped by Ctrl-C", .cancelled) }
       return failed("cannot write the local catalogue: \(error)", .files)
     }
     let skipped = reading.skipped.map(\.id).sorted()
-    var notes: [String] = []
-    if !skipped.isEmpty {
-      notes.append(
-        "skipped unreadable records: "
-          + reading.skipped.prefix(5).map { "book \($0.id) (\($0.reason))" }.joined(separator: ", ")
-      )
+    func named(_ records: [FeedRecordError]) -> String {
+      let more = records.count > 5 ? " and \(records.count - 5) more" : ""
+      return records.prefix(5).map { "book \($0.id) (\($0.reason))" }.joined(separator: ", ")
+        + more
     }
-    if keptMissing > 0 {
-      notes.append(
-        "kept \(keptMissing) books the feed lacks (too many for a complete list to drop)")
-    }
+    let notes = [
+      skipped.isEmpty ? nil : "skipped unreadable records: " + named(reading.skipped),
+      reading.cut.isEmpty ? nil : "cut to what the index holds: " + named(reading.cut),
+      keptMissing > 0
+        ? "kept \(keptMissing) books the feed lacks (too many for a complete list to drop)" : nil,
+    ].compactMap { $0 }
     var outcome = FeedOutcome(
       result: .refreshed, books: reading.count, skipped: skipped,
       note: notes.isEmpty ? nil : notes.joined(separator: "; "), requests: requests)

@@ -358,13 +358,6 @@ public struct CatalogueSync: Sendable {
       bounded = [bounded, badFile].compactMap { $0 }.joined(separator: "; ")
     }
     run.cause = bounded != nil ? .badData : Self.cause(of: stop)
-    if !skipped.isEmpty {
-      // Named, one line: the rest of each page was kept.
-      let names = skipped.prefix(5).joined(separator: "; ")
-      let more = skipped.count > 5 ? " and \(skipped.count - 5) more" : ""
-      bounded = [bounded, "skipped a book that cannot be read: \(names)\(more)"]
-        .compactMap { $0 }.joined(separator: "; ")
-    }
 
     // Held books PG no longer lists are kept by the stores and marked.
     let removedNow = Set((run.feed?.removedIDs ?? []) + (daily?.gone ?? []))
@@ -391,12 +384,30 @@ public struct CatalogueSync: Sendable {
     }
     // Read once: what the books change, then the delta, come from the same records.
     let incoming = IncomingBooks(books)
+    // A book the index cannot hold (a number out of range) is left out, one cut to its limits
+    // goes in cut: named, like a book a page could not give.
+    skipped += incoming.skipped
+    // Named, one line: the rest of each page was kept.
+    func names(_ list: [String]) -> String {
+      list.prefix(5).joined(separator: "; ")
+        + (list.count > 5 ? " and \(list.count - 5) more" : "")
+    }
+    // Said, but no reason to call the sync partial: it took every book that can be stored
+    // (a hostile book must not keep the catalogue from counting as fresh).
+    let named = [
+      skipped.isEmpty ? nil : "skipped a book that cannot be read or stored: \(names(skipped))",
+      incoming.cut.isEmpty ? nil : "cut to what the index holds: \(names(incoming.cut))",
+    ].compactMap { $0 }
+    func noted(_ note: String?) -> String? {
+      let all = [note].compactMap { $0 } + named
+      return all.isEmpty ? nil : all.joined(separator: "; ")
+    }
     let changes = base.changes(upserting: incoming)
     if stop == nil, changes.added.isEmpty, changes.updated.isEmpty {
       // Nothing changed: the index stands; only the state (the run, the marks) is written.
       state.missingIDs = missing.sorted()
       run.result = bounded == nil ? .ok : .partial
-      if let bounded { run.note = bounded } else if let listNote { run.note = listNote }
+      run.note = noted(bounded ?? listNote ?? run.note)
       let outcome = finish(state)
       // Every pending book is held as it is: should a power cut bring them back, the next
       // sync finds nothing to change again, so this need not wait for the disk.
@@ -417,14 +428,14 @@ public struct CatalogueSync: Sendable {
       state.addedBooks = merge.bookCount - base.baseBookCount
       if stop == nil, let bounded {
         run.result = .partial
-        run.note = bounded
+        run.note = noted(bounded)
       } else if stop == nil {
         state.missingIDs = missing.sorted()
         run.result = .ok
-        if let listNote { run.note = listNote }
+        run.note = noted(listNote ?? run.note)
       } else {
         run.result = .partial
-        run.note = Self.note(for: stop)
+        run.note = noted(Self.note(for: stop))
       }
       run.seconds = elapsed()
       var committed = state

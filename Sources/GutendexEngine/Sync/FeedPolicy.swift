@@ -19,22 +19,26 @@ public struct FeedPolicy: Sendable, Hashable {
   public var maxAge: TimeInterval?
   /// Refresh now whatever the age (`sync --feed`, `sync --full`).
   public var force: Bool
+  /// The slowest the feed may arrive (the rule book files follow), nil for no floor: a server
+  /// trickling the file cannot hold a sync for ever.
+  public var minimumSpeed: MinimumSpeed?
 
-  /// A policy; by default the feed is checked once a week.
+  /// A policy; by default the feed is checked once a week, at the standard minimum speed.
   public init(
     url: URL = FeedPolicy.defaultURL, maxAge: TimeInterval? = FeedPolicy.defaultMaxAge,
-    force: Bool = false
+    force: Bool = false, minimumSpeed: MinimumSpeed? = .standard
   ) {
     self.url = url
     self.maxAge = maxAge
     self.force = force
+    self.minimumSpeed = minimumSpeed
   }
 
   /// Whether a sync at `now` refreshes from the feed, given what the last refresh recorded.
   public func isDue(_ feed: FeedState?, at now: Date) -> Bool {
     if force { return true }
     guard let maxAge else { return false }
-    guard let checked = feed?.checked, feed?.url == url.absoluteString else { return true }
+    guard let checked = feed?.checked, feed?.url == url.redacted else { return true }
     return now.timeIntervalSince(checked) >= maxAge
   }
 }

@@ -13,7 +13,7 @@ extension LocalCatalogueFiles {
 
   /// The recorded arrivals, oldest first, one per book (its latest); a damaged line is skipped.
   public func readArrivals() -> [Arrival] {
-    guard let data = try? Data(contentsOf: arrivalsURL) else { return [] }
+    guard let data = Self.contents(of: arrivalsURL) else { return [] }
     return Self.parseArrivals(data)
   }
 

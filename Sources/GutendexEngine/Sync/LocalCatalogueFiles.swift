@@ -1,4 +1,5 @@
 import Foundation
+import Gutendex
 
 #if canImport(Glibc)
   import Glibc
@@ -30,7 +31,7 @@ public struct LocalCatalogueFiles: Sendable {
 
   /// The ids of books whose record came from the server.
   func readSyncedIDs() -> Set<Int> {
-    guard let data = try? Data(contentsOf: syncedIDsURL),
+    guard let data = Self.contents(of: syncedIDsURL),
       let ids = try? JSONDecoder().decode([Int].self, from: data)
     else { return [] }
     return Set(ids)
@@ -45,11 +46,13 @@ public struct LocalCatalogueFiles: Sendable {
   public func readState() throws(SyncFileError) -> SyncState? {
     let data: Data
     do {
-      data = try Data(contentsOf: stateURL)
+      // Not blocking on a FIFO, nor reading a device: only a regular file is a state.
+      guard let read = try RegularFile.read(stateURL.path, limit: Self.readLimit) else {
+        return nil
+      }
+      data = read
     } catch {
-      if !FileManager.default.fileExists(atPath: stateURL.path) { return nil }
-      throw SyncFileError(
-        description: "cannot read \(stateURL.path): \(error.localizedDescription)")
+      throw SyncFileError(description: "cannot read \(stateURL.path): \(error.reason)")
     }
     do {
       return try SyncState.decoder.decode(SyncState.self, from: data)
@@ -201,6 +204,15 @@ public struct LocalCatalogueFiles: Sendable {
     }
   }
 
+  /// The most a file of the catalogue's directory is read up to (a larger one is not ours).
+  static let readLimit = 1 << 30
+
+  /// The bytes of one of the catalogue's files, nil when it is absent or is not a regular
+  /// file (read without blocking: a FIFO put there is passed over, see ``RegularFile``).
+  static func contents(of url: URL) -> Data? {
+    (try? RegularFile.read(url.path, limit: readLimit)) ?? nil
+  }
+
   // MARK: - Pending books and the cursor of an unfinished sync
 
   /// Appends books (one JSON object per line) and syncs the file, so they survive a crash.
@@ -221,8 +233,14 @@ public struct LocalCatalogueFiles: Sendable {
       }
       bytes.append(0x0A)
     }
-    let descriptor = open(pendingURL.path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
-    guard descriptor >= 0 else { throw .system("cannot open \(pendingURL.path)", errno) }
+    let descriptor: Int32
+    do {
+      // Never written through a link, never a FIFO (see ``RegularFile``).
+      descriptor = try RegularFile.open(
+        pendingURL.path, flags: O_RDWR | O_CREAT | O_APPEND, followingLinks: false)
+    } catch {
+      throw SyncFileError(description: "cannot open \(pendingURL.path): \(error.reason)")
+    }
     defer { close(descriptor) }
     // A line cut short by a crash or a full disk is cut off, so the next line starts clean.
     let size = Self.wholeLinesSize(descriptor)
@@ -277,7 +295,7 @@ public struct LocalCatalogueFiles: Sendable {
 
   /// The pending books, whole lines only (a line cut by a crash is dropped).
   func readPending() -> [Data] {
-    guard let data = try? Data(contentsOf: pendingURL) else { return [] }
+    guard let data = Self.contents(of: pendingURL) else { return [] }
     // Line ends are found in the raw buffer: `Data`'s own iterator costs a call per byte.
     let ends: [Int] = data.withUnsafeBytes { raw in
       raw.indices.filter { raw[$0] == 0x0A }
@@ -294,7 +312,7 @@ public struct LocalCatalogueFiles: Sendable {
 
   /// The `next` link an unfinished walk would fetch, nil when none was left.
   func readCursor() -> String? {
-    guard let data = try? Data(contentsOf: cursorURL) else { return nil }
+    guard let data = Self.contents(of: cursorURL) else { return nil }
     let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     return text.isEmpty ? nil : text
   }

@@ -1,4 +1,5 @@
 import Foundation
+import Gutendex
 
 #if canImport(Glibc)
   import Glibc
@@ -14,8 +15,12 @@ struct SyncLock {
 
   /// Takes the lock, or throws at once when another sync holds it.
   init(_ url: URL) throws(SyncFileError) {
-    let descriptor = open(url.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-    guard descriptor >= 0 else { throw .system("cannot open \(url.path)", errno) }
+    let descriptor: Int32
+    do {
+      descriptor = try RegularFile.open(url.path, flags: O_RDWR | O_CREAT, followingLinks: false)
+    } catch {
+      throw SyncFileError(description: "cannot open \(url.path): \(error.reason)")
+    }
     guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
       let holder = Self.pid(in: descriptor)
       close(descriptor)

@@ -53,7 +53,7 @@ package enum ExitStatus: Int32, Sendable {
     case .interrupted: self = .interrupted
     case .server(let server), .failedAfterRetries(let server, _, _): self.init(server)
     case .stalled, .redirectRefused, .tooManyRedirects: self = .unavailable
-    case .lengthMismatch: self = .dataError
+    case .lengthMismatch, .notTheFile: self = .dataError
     case .disk, .exists: self = .failure
     }
   }

@@ -273,7 +273,7 @@ extension GutenbergApp {
     switch format {
     case .json:
       var object: [String: Any] = [
-        "server": state.server.absoluteString,
+        "server": state.server.redacted,
         "server_answers": state.serverAnswers.map { $0 as Any } ?? NSNull(),
         "source": state.mode == .localOnly ? "local" : "auto",
         "favorites": state.favoritesCount ?? 0,

@@ -10,9 +10,9 @@ extension GutenbergApp {
   /// Exit status: 0 when every file is sound or was repaired, 65 when damage is left, 1 when a
   /// file could not be checked or repaired.
   package static func doctor(
-    options: AppOptions, repair: Bool, output: TerminalOutput
+    location: StoreLocation, repair: Bool, output: TerminalOutput
   ) -> ExitStatus {
-    let findings = StoreDoctor.examine(location(options: options), repair: repair)
+    let findings = StoreDoctor.examine(location, repair: repair)
     for finding in findings {
       if finding.state == .failed {
         output.printError("error: \(Sanitizer.sanitize(finding.detail))")
@@ -20,7 +20,10 @@ extension GutenbergApp {
         output.print(Sanitizer.sanitize(finding.line))
       }
     }
-    if !repair, findings.contains(where: { $0.state == .damaged && $0.name != "catalogue" }) {
+    // The catalogues are not repaired here (a sync, or a good copy, mends them).
+    if !repair,
+      findings.contains(where: { $0.state == .damaged && !$0.name.hasSuffix("catalogue") })
+    {
       output.printError(
         "note: `gutenberg doctor --repair` copies what can be read of each damaged store into "
           + "a new file and keeps the damaged one beside it")

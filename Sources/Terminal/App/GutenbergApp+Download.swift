@@ -65,31 +65,7 @@ extension GutenbergApp {
       }
       mirrors.append(mirror)
     }
-    if !mirrors.isEmpty { return .success(mirrors) }
-    if let list = options.environment["GUTENBERG_MIRRORS"], !list.isEmpty {
-      return DownloadMirror.list(list).mapError { badMirror("GUTENBERG_MIRRORS", $0.entry) }
-    }
-    if let one = options.environment["GUTENBERG_MIRROR"], !one.isEmpty {
-      guard let mirror = DownloadMirror(one) else { return .failure(badMirror("--mirror", one)) }
-      return .success([mirror])
-    }
-    return .success([])
-  }
-
-  /// `GUTENBERG_MIRRORS` else `GUTENBERG_MIRROR`, when valid: the mirrors a resume line need
-  /// not repeat.
-  var environmentMirrorList: [DownloadMirror] {
-    if let list = options.environment["GUTENBERG_MIRRORS"], !list.isEmpty,
-      case .success(let mirrors) = DownloadMirror.list(list)
-    {
-      return mirrors
-    }
-    return environmentMirror.map { [$0] } ?? []
-  }
-
-  private var environmentMirror: DownloadMirror? {
-    guard let one = options.environment["GUTENBERG_MIRROR"], !one.isEmpty else { return nil }
-    return DownloadMirror(one)
+    return .success(mirrors.isEmpty ? configuration.mirrors : mirrors)
   }
 
   private func badMirror(_ name: String, _ text: String) -> GetFailure {
@@ -99,10 +75,7 @@ extension GutenbergApp {
 
   /// `-o` as a file or directory; several books need a directory.
   func downloadTarget(_ path: String?, count: Int) -> Result<Target, GetFailure> {
-    let environment = options.environment["GUTENBERG_DOWNLOAD_DIR"].flatMap {
-      $0.isEmpty ? nil : $0
-    }
-    guard let path = path ?? environment else {
+    guard let path = path.map({ HomePath.expand($0) }) ?? configuration.downloadDirectory else {
       return .success(
         .directory(URL(fileURLWithPath: FileManager.default.currentDirectoryPath)))
     }
@@ -144,12 +117,7 @@ extension GutenbergApp {
   ) async -> Result<LibraryEntry, GetFailure> {
     // nil: Project Gutenberg itself, when no mirror is set.
     let sources: [DownloadMirror?] = mirrors.isEmpty ? [nil] : mirrors
-    let minimumSpeed: MinimumSpeed?
-    do {
-      minimumSpeed = try options.minimumSpeed()
-    } catch {
-      return .failure(GetFailure(status: fail(error.message, .usage)))
-    }
+    let minimumSpeed = configuration.minimumSpeed
     // Without --format, a file the server (or mirror) does not have (404, 410) hands over to
     // the next edition the book has, in the order of ``BookFormat/preference``. The editions
     // left are looked up on the first missing file only: most downloads never need them.
@@ -164,7 +132,7 @@ extension GutenbergApp {
     while true {
       var building = DownloadRequest(
         id: id, format: current, target: target, replace: force, mirror: sources[source],
-        stallTimeout: downloadTimeout, minimumSpeed: minimumSpeed,
+        stallTimeout: configuration.stallTimeout, minimumSpeed: minimumSpeed,
         // The file's requests (redirects included) go through the client's pipeline, whose
         // observer prints them with --verbose as it does the API's.
         cleanTitle: { Sanitizer.title($0) })
@@ -189,9 +157,9 @@ extension GutenbergApp {
           source += 1
           watch.meter?.clear()
           output.printError(
-            "note: \(Sanitizer.sanitize(failed.base.absoluteString)) could not serve "
+            "note: \(Sanitizer.sanitize(failed.base.redacted)) could not serve "
               + "\(watch.destination?.lastPathComponent ?? "book \(id)") (\(reason)); trying "
-              + Sanitizer.sanitize(sources[source]?.base.absoluteString ?? ""))
+              + Sanitizer.sanitize(sources[source]?.base.redacted ?? ""))
           continue
         }
       }
@@ -287,6 +255,8 @@ extension GutenbergApp {
     case .server(.unreachable(_, let reason)),
       .failedAfterRetries(.unreachable(_, let reason), _, _):
       return Sanitizer.sanitize(reason)
+    case .notTheFile(_, let reason):
+      return Sanitizer.sanitize(reason)
     case .server, .failedAfterRetries, .lengthMismatch, .tooManyRedirects, .redirectRefused:
       return Sanitizer.sanitize(failure.description)
     case .interrupted, .disk, .exists:
@@ -338,13 +308,6 @@ extension GutenbergApp {
     }
   }
 
-  /// How long a download may receive nothing: `--timeout`, else `GUTENBERG_TIMEOUT`, else 30 s.
-  var downloadTimeout: Duration {
-    let environment = options.environment["GUTENBERG_TIMEOUT"].flatMap(Double.init)
-    let seconds = options.timeout ?? environment ?? 30
-    return .milliseconds(Int64(seconds * 1000))
-  }
-
   /// Prints why a download failed, and how to resume when a part was kept.
   func report(
     _ error: DownloadError, id: Int, format: BookFormat?, target: Target,
@@ -352,16 +315,20 @@ extension GutenbergApp {
     failures: [(mirror: DownloadMirror, reason: String)] = []
   ) -> GetFailure {
     let command = resumeCommand(id: id, format: format, target: target, mirrors: mirrors)
+    // The command carries no password: it comes from ~/.netrc then.
+    let credentials =
+      mirrors.contains { $0.base.user != nil } ? " (with the mirror's login in ~/.netrc)" : ""
     let kept =
       if error.resumable, let destination {
         "; the partial file \(destination.path).part is kept: run `\(command)` to resume"
+          + credentials
       } else { "" }
     // Every mirror failed: one line naming each and why; the file is unavailable (69).
     let head =
       failures.isEmpty
       ? Sanitizer.sanitize(error.description)
       : "no mirror could serve book \(id): "
-        + failures.map { "\(Sanitizer.sanitize($0.mirror.base.absoluteString)) (\($0.reason))" }
+        + failures.map { "\(Sanitizer.sanitize($0.mirror.base.redacted)) (\($0.reason))" }
         .joined(separator: ", ")
     let text = head + kept + Self.mirrorHint(error, mirror: mirrors.first)
     let status = fail(text, failures.isEmpty ? ExitStatus(error) : .unavailable)
@@ -390,9 +357,12 @@ extension GutenbergApp {
     if let directory = options.dataDirectory {
       words += ["--data-dir", URL(fileURLWithPath: directory).standardized.path]
     }
-    if let server = options.server { words += ["--server", server] }
-    if mirrors != environmentMirrorList {
-      for mirror in mirrors { words += ["--mirror", mirror.base.absoluteString] }
+    if let server = options.server {
+      words += ["--server", URL(string: server)?.withoutUserInfo.absoluteString ?? server]
+    }
+    if mirrors != configuration.mirrors {
+      // Never a password on a line meant to be copied: ~/.netrc gives it again.
+      for mirror in mirrors { words += ["--mirror", mirror.base.withoutUserInfo.absoluteString] }
     }
     return words.map(Self.shellQuoted).joined(separator: " ")
   }

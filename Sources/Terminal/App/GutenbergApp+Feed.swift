@@ -1,49 +1,7 @@
 import Catalog
 import Foundation
-import GutendexEngine
 
 extension GutenbergApp {
-  /// The feed refresh policy: `--feed-url` or `GUTENBERG_FEED_URL` (Project Gutenberg's file by
-  /// default), `--feed-max-age` or `GUTENBERG_FEED_MAX_AGE` (`7d` by default; `never` leaves
-  /// the feed to `sync --feed`), forced by `sync --feed` and `sync --full`.
-  /// With Project Gutenberg's files as the source (`site`), the feed is that site's and is
-  /// refreshed monthly by default, for the download counts only it carries in bulk.
-  static func feedPolicy(
-    _ environment: [String: String], url: String? = nil, maxAge: String? = nil,
-    force: Bool = false, site: GutenbergSite? = nil
-  ) throws(AppStartError) -> FeedOptions {
-    func usage(_ message: String) -> AppStartError {
-      AppStartError(message: Sanitizer.sanitize(message), status: .usage)
-    }
-    var policy = FeedOptions(force: force)
-    if let site {
-      policy.url = site.feed
-      policy.maxAge = FeedOptions.countsMaxAge
-    }
-    let urlText = url ?? environment["GUTENBERG_FEED_URL"].flatMap { $0.isEmpty ? nil : $0 }
-    if let urlText {
-      guard let parsed = URL(string: urlText), ["http", "https"].contains(parsed.scheme ?? ""),
-        parsed.host != nil
-      else {
-        let origin = url == nil ? "GUTENBERG_FEED_URL" : "--feed-url"
-        throw usage("\(origin): '\(urlText)' is not an http(s) URL")
-      }
-      policy.url = parsed
-    }
-    let ageText = maxAge ?? environment["GUTENBERG_FEED_MAX_AGE"].flatMap { $0.isEmpty ? nil : $0 }
-    if let ageText {
-      if ["never", "off"].contains(ageText.lowercased()) {
-        policy.maxAge = nil
-      } else if let seconds = SyncText.duration(ageText) {
-        policy.maxAge = seconds
-      } else {
-        let origin = maxAge == nil ? "GUTENBERG_FEED_MAX_AGE" : "--feed-max-age"
-        throw usage("\(origin): '\(ageText)' is not a duration like 7d (or never)")
-      }
-    }
-    return policy
-  }
-
   /// The line a sync prints about the feed, nil when it did not try one; `isError` when it
   /// failed.
   static func feedLine(_ outcome: FeedReport?) -> (text: String, isError: Bool)? {

@@ -1,5 +1,6 @@
 import Catalog
 import Foundation
+import Gutendex
 
 /// `gutenberg library`: the downloaded books.
 extension GutenbergApp {
@@ -19,7 +20,8 @@ extension GutenbergApp {
           "id": row.entry.id, "format": row.entry.format, "title": row.entry.title,
           "path": row.entry.path, "size": row.entry.size,
           "fetched_at": Self.iso8601(row.entry.fetchedAt),
-          "validator": row.entry.validator ?? NSNull(), "url": row.entry.url,
+          // Rows stored before URLs were kept without credentials are shown without them.
+          "validator": row.entry.validator ?? NSNull(), "url": URL.redacting(row.entry.url),
           "present": row.isPresent,
         ]
       }

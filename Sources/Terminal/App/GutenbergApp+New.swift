@@ -40,46 +40,16 @@ extension GutenbergApp {
     return .ok
   }
 
-  /// What a terminal shows: a heading, then each book with its reason under it, then how many
-  /// more there are and `more`, the command that lists them.
+  /// What a terminal shows (see ``NewScreen``).
   nonisolated static func newLines(
     _ found: NewBooks, width: Int, style: Style, timeZone: TimeZone, more: String
   ) -> [String] {
-    guard found.total > 0 else { return [nothingNewLine(found, timeZone: timeZone)] }
-    var heading = "\(TextFormat.plural(found.total, "new book")) since "
-    heading += sinceText(found, timeZone: timeZone)
-    let kept = [
-      found.byAuthorsYouKeep > 0 ? "\(found.byAuthorsYouKeep) by authors you keep" : nil,
-      found.inSubjectsYouKeep > 0 ? "\(found.inSubjectsYouKeep) in subjects you keep" : nil,
-    ].compactMap { $0 }
-    if !kept.isEmpty { heading += " · " + kept.joined(separator: ", ") }
-    // The number is the book's id (`show ID`, `get ID`, `read ID` take it).
-    let rows = found.items.map { BookRow(number: $0.book.id, book: $0.book) }
-    let table = BookTable.lines(
-      rows: rows, marks: found.items.map { $0.reason == nil ? " " : "+" }, width: width,
-      style: style)
-    var lines = [style.bold(DisplayWidth.truncate(heading, toCells: width))]
-    let indent = String(
-      repeating: " ", count: max(3, String(rows.map(\.number).max() ?? 0).count) + 3)
-    for (item, line) in zip(found.items, table) {
-      lines.append(line)
-      if let reason = item.reason {
-        let text = indent + Sanitizer.sanitize(reason.text)
-        lines.append(style.dim(DisplayWidth.truncate(text, toCells: width)))
-      }
-    }
-    if found.items.count < found.total {
-      lines.append("… and \(TextFormat.grouped(found.total - found.items.count)) more: \(more)")
-    }
-    return lines
+    NewScreen(found: found, timeZone: timeZone, more: more).lines(width: width, style: style)
   }
 
-  /// `nothing new since 2026-11-25 14:02 (the last sync)`; for the books new to the user
-  /// before `new` ever showed any, `nothing new since the snapshot of 2025-08`.
+  /// `nothing new since 2026-11-25 14:02 (the last sync)`.
   nonisolated static func nothingNewLine(_ found: NewBooks, timeZone: TimeZone) -> String {
-    let line = "nothing new since \(sinceText(found, timeZone: timeZone))"
-    return found.hasSynced || found.damage != nil
-      ? line : line + ": the local catalogue has not synced yet (gutenberg sync)"
+    NewScreen.nothingNewLine(found, timeZone: timeZone)
   }
 
   /// `note: the local catalogue is damaged (…)…`, when it could not be read.
@@ -88,15 +58,6 @@ extension GutenbergApp {
       "note: the local catalogue is damaged (\(Sanitizer.sanitize($0))); nothing can be listed "
         + "as new until the next sync rebuilds it (gutenberg sync)"
     }
-  }
-
-  /// `2026-11-25 14:02:10 (the last sync)`, or the date alone.
-  nonisolated static func sinceText(_ found: NewBooks, timeZone: TimeZone) -> String {
-    let when =
-      "\(TextFormat.date(found.since, timeZone: timeZone)) "
-      + TextFormat.time(found.since, timeZone: timeZone)
-    if found.unseen { return "\(when) (new to you)" }
-    return found.sinceLastSync ? "\(when) (the last sync)" : when
   }
 
   /// A new book in a pipe: the book's TSV fields, when it was added, the feed's release date

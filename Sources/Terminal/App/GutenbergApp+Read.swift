@@ -45,11 +45,13 @@ extension GutenbergApp {
     let saved = (try? await service.readingPosition(id: entry.id)) ?? nil
     // `--at` (a `library search` hint) wins over where the reader stopped.
     let (top, note) = offset.map { ($0, nil) } ?? Self.resumePlace(saved, in: text)
-    var reader = Pager(
+    let reader = Pager(
       text: text, title: entry.title, width: output.width,
       height: (output.height ?? TerminalHeight.current()) - 2, raw: raw, top: top)
     if let note { output.printError(note) }
-    return await runPager(&reader, id: entry.id, input: input)
+    return await ReaderSession(
+      pager: reader, id: entry.id, service: service, output: output, input: input
+    ).run()
   }
 
   /// Download and read for the interactive browser.
@@ -136,168 +138,5 @@ extension GutenbergApp {
       start = text.nextLineStart(afterEnd: end)
     }
     output.print(chunk)
-  }
-
-  /// Shows pages and reads commands until `q` or the end of input; the position is saved after
-  /// every move.
-  func runPager(_ reader: inout Pager, id: Int, input: any LineSource) async -> ExitStatus {
-    let style = output.style
-    // The pager waits at its own prompt: no "working…" over it.
-    output.holdProgress(true)
-    defer { output.holdProgress(false) }
-    /// A short note for the prompt's line, where it is seen under the page (not above it);
-    /// without a prompt (piped lines), a line of its own.
-    var pending: String?
-    var note: String? {
-      get { pending }
-      set {
-        guard let newValue, !input.isInteractive else {
-          pending = newValue
-          return
-        }
-        output.print(style.dim(newValue))
-      }
-    }
-    // Moves are made at the size the page on screen was cut to (the next page starts where
-    // that one ended: nothing skipped, nothing repeated), then the page is cut to the window
-    // as it is now.
-    func show() {
-      fit(&reader)
-      output.print(reader.lines(width: reader.width, style: style))
-    }
-    if !reader.raw, reader.text.foldedHeaderLines + reader.text.foldedFooterLines > 0 {
-      output.print(
-        style.dim(
-          "(Project Gutenberg header (\(reader.text.foldedHeaderLines) lines) and licence "
-            + "(\(reader.text.foldedFooterLines) lines) folded; --raw shows them)"))
-    }
-    show()
-    var searching = false
-    var contents: TableOfContents?
-    while true {
-      let prompt = pending.map { "\($0) : " } ?? ": "
-      pending = nil
-      if input.isInteractive, !input.editsLines { output.write(prompt) }
-      guard let line = await input.nextLine(prompt: prompt, remember: false) else {
-        // Ctrl-D: end the prompt's line (the editor does it itself).
-        if input.isInteractive, !input.editsLines { output.print("") }
-        break
-      }
-      // Another program cut the file short or replaced it: what is mapped no longer matches
-      // the disk, so the book is closed (its position kept) rather than shown half as zeros.
-      if let change = reader.text.bytes.change() {
-        return fail(
-          "the file of book \(id) \(change) while it was open; closed it (`read \(id)` opens "
-            + "it again)", .dataError)
-      }
-      let command = PagerCommand.parse(line, searching: searching)
-      if case .again = command {} else { searching = false }
-      switch command {
-      case .next:
-        if reader.nextPage() { show() } else { note = "(end of the book)" }
-      case .previous:
-        if reader.previousPage() { show() } else { note = "(start of the book)" }
-      case .start:
-        reader.go(line: 1)
-        show()
-      case .end:
-        reader.goToEnd()
-        show()
-      case .percent(let value):
-        reader.go(percent: value)
-        show()
-      case .line(let number):
-        reader.go(line: number)
-        show()
-      case .search(let word):
-        (searching, note) = search(
-          &reader, for: word, notFound: "not found: \(Sanitizer.sanitize(word))")
-      case .again:
-        guard let last = reader.lastSearch else {
-          output.printError("error: no search to repeat: type /word first")
-          continue
-        }
-        (searching, note) = search(&reader, for: last, notFound: "no more matches")
-      case .contents, .contentsEntry:
-        let table = contents ?? TableOfContents(reader.text, in: reader.visible)
-        contents = table
-        if case .contentsEntry(let number) = command {
-          goTo(entry: number, of: table, &reader)
-        } else {
-          output.print(table.lines(width: reader.width, style: style))
-        }
-      case .mark(let note):
-        await mark(reader, id: id, note: note)
-      case .unmark(let number):
-        await unmark(number, id: id)
-      case .bookmarks:
-        await listBookmarks(reader, id: id)
-      case .bookmark(let number):
-        await goTo(bookmark: number, id: id, &reader)
-      case .help:
-        output.print(style.dim(Pager.keys))
-      case .quit:
-        await savePosition(reader, id: id)
-        return .ok
-      case .unknown(let text):
-        output.printError(
-          "error: unknown command '\(Sanitizer.sanitize(text))' (\(Pager.keys))")
-      }
-      await savePosition(reader, id: id)
-    }
-    await savePosition(reader, id: id)
-    return .ok
-  }
-
-  /// Cuts the pager's pages to the window as it is now (a pipe or a test keeps its size).
-  private func fit(_ reader: inout Pager) {
-    guard let height = output.height else { return }
-    reader.width = output.width
-    reader.height = max(3, height - 2)
-  }
-
-  /// Searches and shows the match; true when found, and the note for the prompt's line when
-  /// the search went on from the beginning.
-  private func search(_ reader: inout Pager, for word: String, notFound: String) -> (
-    Bool, String?
-  ) {
-    switch reader.search(word) {
-    case .found:
-      fit(&reader)
-      output.print(reader.lines(width: reader.width, style: output.style))
-      return (true, nil)
-    case .wrapped:
-      fit(&reader)
-      output.print(reader.lines(width: reader.width, style: output.style))
-      return (true, "(search wrapped to the beginning)")
-    case .notFound:
-      output.printError(notFound)
-      return (false, nil)
-    }
-  }
-
-  /// Goes to entry `number` (from 1) of `table`, or says there is none.
-  private func goTo(entry number: Int, of table: TableOfContents, _ reader: inout Pager) {
-    guard table.entries.indices.contains(number - 1) else {
-      output.printError(
-        table.entries.isEmpty
-          ? "error: this book has no table of contents"
-          : "error: there is no entry \(number) (entries are 1–\(table.entries.count))")
-      return
-    }
-    reader.go(offset: table.entries[number - 1].offset)
-    output.print(reader.lines(width: reader.width, style: output.style))
-  }
-
-  private func savePosition(_ reader: Pager, id: Int) async {
-    do {
-      try await service.setReadingPosition(
-        id: id,
-        ReadingPosition(
-          line: reader.topLine, byteOffset: reader.top,
-          quote: PlaceQuote.quote(in: reader.text, at: reader.top)))
-    } catch {
-      output.printError("warning: reading position not saved: \(error.description)")
-    }
   }
 }

@@ -2,64 +2,14 @@ import Catalog
 import Foundation
 
 extension GutenbergApp {
-  /// The local-first and background-sync policy from the options and the environment.
-  static func syncPolicy(_ options: AppOptions, source: AppOptions.Source) throws(AppStartError)
-    -> SyncPolicy
-  {
-    let environment = options.environment
-    func seconds(_ given: Double?, _ variable: String, _ flag: String) throws(AppStartError)
-      -> Double?
-    {
-      if let given { return given }
-      guard let text = environment[variable], !text.isEmpty else { return nil }
-      guard let value = SyncText.duration(text) else {
-        throw AppStartError(
-          message: "\(variable): '\(Sanitizer.sanitize(text))' is not a duration like \(flag)",
-          status: .usage)
-      }
-      return value
-    }
-    let maxAge = try seconds(options.maxAge, "GUTENBERG_MAX_AGE", "7d") ?? SyncPolicy.defaultMaxAge
-    let interval =
-      try seconds(options.syncInterval, "GUTENBERG_SYNC_INTERVAL", "24h")
-      ?? SyncPolicy.defaultInterval
-    let sources = try syncSources(options, pgURL: nil)
-    var policy = SyncPolicy(
-      maxAge: source == .auto ? maxAge : nil, interval: interval,
-      backgroundSync: !options.offline && (source == .auto || source == .server),
-      feed: try feedPolicy(environment, site: sources.gutenberg?.site))
-    policy.sources = sources
-    return policy
-  }
-
-  /// The sources a sync reads (see ``SyncSources``): `pgURL` (`--pg-url`), else
-  /// `GUTENBERG_PG_URL`; whether `--server` or `GUTENDEX_URL` names a server.
-  static func syncSources(_ options: AppOptions, pgURL: String?) throws(AppStartError)
-    -> SyncSources
-  {
-    let environment = options.environment
-    func given(_ name: String) -> String? { environment[name].flatMap { $0.isEmpty ? nil : $0 } }
-    do throws(SyncSourcesError) {
-      return try SyncSources.resolve(
-        pgURL: pgURL ?? given("GUTENBERG_PG_URL"),
-        serverNamed: options.server != nil || given("GUTENDEX_URL") != nil,
-        pause: given("GUTENBERG_PG_PAUSE"))
-    } catch {
-      let origin =
-        pgURL != nil ? "--pg-url: " : given("GUTENBERG_PG_URL") != nil ? "GUTENBERG_PG_URL: " : ""
-      throw AppStartError(
-        message: Sanitizer.sanitize(origin + error.message), status: .usage)
-    }
-  }
-
   /// Starts a sync off the prompt's path when the last one is older than the interval; it
   /// says how it went in one line when done. Only on a terminal, or when the interval is set
   /// explicitly (`GUTENBERG_SYNC_INTERVAL`), so scripts piping commands are never surprised by
   /// requests and lines of their own; `--offline` and `--source local` never sync.
   func startBackgroundSync(interactive: Bool) -> Task<Void, Never>? {
-    let configured =
-      options.syncInterval != nil || options.environment["GUTENBERG_SYNC_INTERVAL"] != nil
-    guard interactive || configured, service.backgroundSyncIsDue() else { return nil }
+    guard interactive || configuration.syncIntervalIsSet, service.backgroundSyncIsDue() else {
+      return nil
+    }
     let service = self.service
     let output = self.output
     return Task.detached(priority: .utility) {
@@ -90,8 +40,8 @@ extension GutenbergApp {
     let policy: FeedOptions
     let sources: SyncSources
     do {
-      sources = try Self.syncSources(options, pgURL: pgURL)
-      policy = try Self.feedPolicy(
+      sources = try AppConfiguration.syncSources(options, pgURL: pgURL)
+      policy = try AppConfiguration.feedOptions(
         options.environment, url: feedURL, maxAge: feedMaxAge, force: feed || full,
         site: sources.gutenberg?.site)
     } catch {

@@ -13,55 +13,49 @@ package final class GutenbergApp {
   /// Where results and errors are printed.
   package let output: TerminalOutput
   let options: AppOptions
+  /// Every option and environment variable, resolved.
+  let configuration: AppConfiguration
 
   /// Builds the service from the options: server, data directory, cache, embedded catalogue.
-  package init(options: AppOptions, output: TerminalOutput) async throws(AppStartError) {
+  package convenience init(options: AppOptions, output: TerminalOutput)
+    async
+    throws(AppStartError)
+  {
+    let configuration: AppConfiguration
+    do {
+      configuration = try AppConfiguration(options)
+    } catch {
+      throw AppStartError(message: error.message, status: error.status)
+    }
+    try await self.init(configuration: configuration, output: output)
+  }
+
+  /// Builds the service from the resolved configuration.
+  package init(configuration: AppConfiguration, output: TerminalOutput)
+    async
+    throws(AppStartError)
+  {
+    let options = configuration.options
     self.options = options
+    self.configuration = configuration
     self.output = output
-    let environment = options.environment
-    let serverText = options.server ?? environment["GUTENDEX_URL"].flatMap { $0.isEmpty ? nil : $0 }
-    let server: URL
-    if let serverText {
-      guard let url = URL(string: serverText), let scheme = url.scheme?.lowercased(),
-        scheme == "http" || scheme == "https", url.host?.isEmpty == false
-      else {
-        throw AppStartError(
-          message: "--server: '\(serverText)' is not an http(s) URL (e.g. https://gutendex.com)",
-          status: .usage)
-      }
-      server = url
-    } else {
-      server = GutendexClient.defaultServer
-    }
-    let timeoutText = environment["GUTENBERG_TIMEOUT"].flatMap(Double.init)
-    let seconds = options.timeout ?? timeoutText ?? 15
-    guard seconds > 0, seconds <= 600 else {
-      throw AppStartError(message: "--timeout must be between 0 and 600 seconds", status: .usage)
-    }
-    let location = Self.location(options: options)
-    let sourceText = environment["GUTENBERG_SOURCE"].flatMap(AppOptions.Source.init(rawValue:))
-    let source = options.source ?? sourceText ?? .auto
-    let mode: CatalogService.Mode =
-      source == .embedded || source == .local ? .localOnly : .automatic
-    var policy = try Self.syncPolicy(options, source: source)
-    // With the automatic source, a server that failed within minutes is not waited for again
-    // (this process or the next); `--source server` always waits.
-    if source == .auto {
-      policy.outageFile = location.dataDirectory.appendingPathComponent("server-down")
-    }
-    let local = LocalCatalogue(dataDirectory: location.dataDirectory, policy: policy)
+    let location = configuration.location
+    let mode = configuration.mode
+    let local = LocalCatalogue(
+      dataDirectory: location.dataDirectory, policy: configuration.syncPolicy)
     // --verbose: one line per request on standard error (what was asked, how it ended, how long).
     let printer = options.verbose ? Self.requestPrinter(output) : nil
     let client = GutendexClient(
-      server: server, transport: CurlTransport(),
-      timeout: .milliseconds(Int64(seconds * 1000)), observer: printer)
+      server: configuration.server, transport: CurlTransport(), timeout: configuration.timeout,
+      observer: printer)
     do {
       // A read-only command that asks no server (local source, or --offline) stores no page:
       // it opens the cache to read only, which writes nothing and creates nothing.
       service = try await CatalogService.open(
         client: client, location: location, local: local, mode: mode,
         readsOnly: options.readsOnly,
-        cacheReadsOnly: options.readsOnly && (mode == .localOnly || options.offline))
+        cacheReadsOnly: options.readsOnly
+          && (mode == .localOnly || options.offline || options.readsNoPages))
     } catch {
       throw AppStartError(message: error.description, status: ExitStatus(error))
     }
@@ -91,7 +85,7 @@ package final class GutenbergApp {
       }
       let milliseconds = Int(event.duration / .milliseconds(1))
       output.printError(
-        "request: GET \(event.url.absoluteString) → \(outcome) (\(milliseconds) ms, attempt "
+        "request: GET \(event.url.redacted) → \(outcome) (\(milliseconds) ms, attempt "
           + "\(event.attempt))")
     }
   }
@@ -99,13 +93,7 @@ package final class GutenbergApp {
   /// Where the data and the cache live; nonisolated, as option validation needs it before
   /// there is an app.
   nonisolated static func location(options: AppOptions) -> StoreLocation {
-    if let directory = options.dataDirectory {
-      let data = URL(fileURLWithPath: directory, isDirectory: true)
-      return StoreLocation(
-        dataDirectory: data, cacheDirectory: data.appendingPathComponent("cache", isDirectory: true)
-      )
-    }
-    return StoreLocation.standard(environment: options.environment)
+    AppConfiguration.location(options: options)
   }
 
   /// Closes the stores (after the last command): nothing is read or written after it.

@@ -1,5 +1,6 @@
 import Catalog
 import Foundation
+import Gutendex
 
 /// Reads an import document, never more than one byte past the service's import limit, so a
 /// huge file costs at most the limit in memory (the service then refuses it whole).
@@ -15,7 +16,9 @@ enum ImportSource {
         }
       }
     }
-    let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
+    // Without blocking, and only a regular file (a FIFO is read as `-` is, from a pipe).
+    let handle = FileHandle(
+      fileDescriptor: try RegularFile.open(path, flags: O_RDONLY), closeOnDealloc: true)
     defer { try? handle.close() }
     return readUpTo(limit, from: handle)
   }

@@ -67,7 +67,15 @@ package final class LineEditor: @unchecked Sendable {
     defer { lock.unlock() }
     setUp()
     historyFile = file?.path
-    if let path = historyFile, let history { _ = gb_history_string(history, H_LOAD, path) }
+    guard let path = historyFile, let history else { return }
+    if let refusal = HistoryFile.load(path, into: history) {
+      // A link, a FIFO, a device: neither read (it could hang) nor written (through a link).
+      historyFile = nil
+      FileHandle.standardError.write(
+        Data(
+          "note: \(Sanitizer.sanitize(refusal.description)); the line history is not kept\n"
+            .utf8))
+    }
   }
 
   /// What Tab completes from, for the lines read from now on.
@@ -107,7 +115,7 @@ package final class LineEditor: @unchecked Sendable {
     while line.last == "\n" || line.last == "\r" { line.removeLast() }
     if remember, !line.allSatisfy(\.isWhitespace), let history {
       _ = gb_history_string(history, H_ENTER, line)
-      if let historyFile { _ = gb_history_string(history, H_SAVE, historyFile) }
+      if let historyFile { HistoryFile.save(history, to: historyFile) }
     }
     return line
   }

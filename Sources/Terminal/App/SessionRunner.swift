@@ -42,6 +42,12 @@ package final class SessionRunner {
     }
     let signalSource = interrupts.install()
     defer { interrupts.uninstall(signalSource) }
+    // A resize redraws the screen from the state at once, cut to the new window, with no key.
+    let session = self.session
+    let resizes = DispatchSource.makeSignalSource(signal: SIGWINCH, queue: .global())
+    resizes.setEventHandler { Task { @MainActor in await session.windowChanged() } }
+    resizes.resume()
+    defer { resizes.cancel() }
     if writesPrompt {
       session.idleDraw = (before: { output.print("") }, after: { output.write(prompt) })
     }

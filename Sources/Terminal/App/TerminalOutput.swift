@@ -39,7 +39,7 @@ package final class TerminalOutput: Sendable {
   }
 
   /// An output whose width and height are the window's, read at each use.
-  init(
+  package init(
     isTerminal: Bool, errorIsTerminal: Bool, style: Style,
     windowSize: @escaping @Sendable () -> (width: Int, height: Int),
     writeOut: @escaping @Sendable (String) -> Void, writeErr: @escaping @Sendable (String) -> Void

@@ -1,5 +1,6 @@
 import Catalog
 import Foundation
+import Gutendex
 
 #if canImport(Glibc)
   import Glibc
@@ -53,12 +54,16 @@ package final class LibrarySearch {
 
   /// Searches one file; false when told to stop.
   private func search(_ entry: LibraryEntry, _ handle: (Event) -> Bool) -> Bool {
-    let descriptor = open(entry.path, O_RDONLY | O_CLOEXEC)
-    guard descriptor >= 0 else {
+    // Without blocking: a FIFO where a book was must not hang the search.
+    let descriptor: Int32
+    do {
+      descriptor = try RegularFile.open(entry.path, flags: O_RDONLY)
+    } catch {
       let reason =
-        errno == ENOENT
+        error.isAbsent
         ? "its file \(entry.path) is missing"
-        : "cannot read \(entry.path): \(String(cString: strerror(errno)))"
+        : error.reason.hasPrefix("is ")
+          ? "\(entry.path) is not a regular file" : "cannot read \(error.description)"
       return handle(.skipped(entry, reason))
     }
     defer { close(descriptor) }

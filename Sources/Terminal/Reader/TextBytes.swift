@@ -1,4 +1,5 @@
 import Foundation
+import Gutendex
 
 #if canImport(Glibc)
   import Glibc
@@ -47,8 +48,8 @@ final class TextBytes: @unchecked Sendable {
 
   /// The file at `path`, mapped read-only.
   init(path: String) throws {
-    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-    guard descriptor >= 0 else { throw Self.failure(errno) }
+    // Without blocking, and only a regular file: a FIFO where the book was must not hang.
+    let descriptor = try RegularFile.open(path, flags: O_RDONLY)
     var info = stat()
     guard fstat(descriptor, &info) == 0 else {
       let code = errno

@@ -22,6 +22,9 @@ package struct BrowseScreen: Sendable, Hashable {
   package var rows: [BookRow]
   /// The keys to show at the bottom, most useful first.
   package var hints: [String]
+  /// The places (from 1) of the rows shown, when a window shows part of the list; nil when the
+  /// rows are a whole page of the server's.
+  package var range: ClosedRange<Int>?
 
   /// The keys shown at the bottom of a listing.
   package static let defaultHints = [
@@ -50,10 +53,16 @@ extension BrowseScreen: LineRendering {
   /// The header, the banner (and why) when not live, the rows (or a hint when there are none),
   /// and the keys.
   package func lines(width: Int, style: Style) -> [String] {
+    parts(width: width, style: style).lines
+  }
+
+  /// The header and banner, the rows (or a hint), and the keys.
+  package func parts(width: Int, style: Style) -> ScreenLines {
     var lines = header(width: width, style: style)
     for banner in ProvenanceText.bannerLines(provenance, now: now) {
       lines += TextWrapper.wrap(banner, toCells: width).map(style.yellow)
     }
+    let heading = lines.count
     if rows.isEmpty {
       let empty = totalCount == 0 ? "No books match. Try `reset`." : "No books on this page."
       lines += TextWrapper.wrap(empty, toCells: width)
@@ -61,8 +70,9 @@ extension BrowseScreen: LineRendering {
       lines += BookTable.lines(
         rows: rows, marks: rows.map { $0.isFavorite ? "*" : " " }, width: width, style: style)
     }
-    lines += ScreenParts.hints(hints, width: width, style: style)
-    return lines
+    let keys = ScreenParts.hints(hints, width: width, style: style)
+    return ScreenLines(
+      lines + keys, heading: heading, footer: keys.count, rowCount: rows.isEmpty ? nil : rows.count)
   }
 
   /// `search "dickens" · page 3 of 2,397 · 76,696 books`, the query part cut to fit; on two
@@ -71,6 +81,11 @@ extension BrowseScreen: LineRendering {
     let position: String
     if totalCount == 0 {
       position = "no books"
+    } else if let range {
+      position =
+        "\(TextFormat.grouped(range.lowerBound))–\(TextFormat.grouped(range.upperBound)) of "
+        + "\(TextFormat.plural(totalCount, "book")) · page \(TextFormat.grouped(page)) of "
+        + TextFormat.grouped(max(pageCount, 1))
     } else {
       position =
         "page \(TextFormat.grouped(page)) of \(TextFormat.grouped(max(pageCount, 1))) · "

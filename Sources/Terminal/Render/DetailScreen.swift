@@ -45,6 +45,11 @@ package struct DetailScreen: Sendable, Hashable {
 extension DetailScreen: LineRendering {
   /// The title, banner, labelled fields, summary, messages and keys.
   package func lines(width: Int, style: Style) -> [String] {
+    parts(width: width, style: style).lines
+  }
+
+  /// The title and banner, the fields and summary, and the keys.
+  package func parts(width: Int, style: Style) -> ScreenLines {
     let labelWidth = 14
     func field(_ label: String, _ value: String) -> [String] {
       ScreenParts.field(label, value, labelWidth: labelWidth, width: width, style: style)
@@ -63,6 +68,7 @@ extension DetailScreen: LineRendering {
     for banner in ProvenanceText.bannerLines(provenance, now: now) {
       lines += TextWrapper.wrap(banner, toCells: width).map(style.yellow)
     }
+    let heading = lines.count
     lines +=
       book.authors.isEmpty
       ? field("Author", "unknown") : list("Author", "Authors", people(book.authors))
@@ -82,8 +88,8 @@ extension DetailScreen: LineRendering {
     lines += list("Subject", "Subjects", book.subjects)
     lines += list("Bookshelf", "Bookshelves", book.bookshelves)
     lines += summaryLines(width: width, style: style)
-    lines += ScreenParts.hints(hints, width: width, style: style)
-    return lines
+    let keys = ScreenParts.hints(hints, width: width, style: style)
+    return ScreenLines(lines + keys, heading: heading, footer: keys.count)
   }
 
   /// `Downloaded:` and each path, never broken (so it can be copied whole): after the label

@@ -102,4 +102,11 @@ extension FavoritesScreen: LineRendering {
     lines += ScreenParts.hints(hints, width: width, style: style)
     return lines
   }
+
+  /// The heading, the rows (with the notice), and the keys.
+  package func parts(width: Int, style: Style) -> ScreenLines {
+    ScreenLines(
+      lines(width: width, style: style), heading: 1,
+      footer: ScreenParts.hints(hints, width: width, style: style).count)
+  }
 }

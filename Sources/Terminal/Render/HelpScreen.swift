@@ -27,6 +27,11 @@ package struct HelpScreen: Sendable, Hashable {
 }
 
 extension HelpScreen: LineRendering {
+  /// The title, then the commands.
+  package func parts(width: Int, style: Style) -> ScreenLines {
+    ScreenLines(lines(width: width, style: style), heading: 1, footer: 0)
+  }
+
   /// One command per line, meanings aligned and wrapped.
   package func lines(width: Int, style: Style) -> [String] {
     let commands = entries.map { Sanitizer.sanitize($0.command) }

@@ -83,7 +83,13 @@ extension LinksScreen: LineRendering {
         lines.append(style.cyan(DisplayWidth.cells(indented) <= width ? indented : link.url))
       }
     }
-    lines += ScreenParts.hints(hints, width: width, style: style)
-    return lines
+    return lines + ScreenParts.hints(hints, width: width, style: style)
+  }
+
+  /// The heading, the links, and the keys.
+  package func parts(width: Int, style: Style) -> ScreenLines {
+    ScreenLines(
+      lines(width: width, style: style), heading: 1,
+      footer: ScreenParts.hints(hints, width: width, style: style).count)
   }
 }

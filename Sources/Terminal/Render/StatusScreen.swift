@@ -106,6 +106,13 @@ package struct StatusScreen: Sendable, Hashable {
 
 extension StatusScreen: LineRendering {
   /// Labelled fields, then one aligned line per recent request.
+  /// The title, the figures and requests, and the keys.
+  package func parts(width: Int, style: Style) -> ScreenLines {
+    ScreenLines(
+      lines(width: width, style: style), heading: 1,
+      footer: ScreenParts.hints(hints, width: width, style: style).count)
+  }
+
   package func lines(width: Int, style: Style) -> [String] {
     let labelWidth = 13
     func field(_ label: String, _ value: String) -> [String] {

@@ -67,27 +67,32 @@ enum CommandTable {
     .search(args.isEmpty ? nil : args.joined(separator: " "))
   }
 
-  /// An empty line: the next page on the list, back to it elsewhere.
+  /// An empty line: the next screenful on the list; elsewhere the rest of a screen taller than
+  /// the window, then back to the list.
   static let enter = CommandSpec(
     [""], progress: { $0 == .browse ? "loading…" : nil },
-    parse: { _, _, screen throws(PromptParser.Failure) in
-      screen == .browse ? .next : .back
-    })
+    parse: { _, _, _ throws(PromptParser.Failure) in .more })
 
   /// The commands in help order.
   static let all: [CommandSpec] = [
-    CommandSpec(["n", "next"], help: [Entry("Enter, n", "next page")], progress: loading) {
+    CommandSpec(
+      ["n", "next"], help: [Entry("Enter, n", "the next books (on a long screen: the rest of it)")],
+      progress: loading
+    ) {
       args, head, _ throws(PromptParser.Failure) in
       try PromptParser.noArguments(args, head)
       return .next
     },
     CommandSpec(
-      ["p", "prev", "previous"], help: [Entry("p, b", "previous page")], progress: loading
+      ["p", "prev", "previous"],
+      help: [Entry("p, b", "the books before (on a long screen: back up)")], progress: loading
     ) { args, head, _ throws(PromptParser.Failure) in
       try PromptParser.noArguments(args, head)
       return .previous
     },
-    CommandSpec(["g", "go", "goto"], help: [Entry("g N", "go to page N")], progress: loading) {
+    CommandSpec(
+      ["g", "go", "goto"], help: [Entry("g N", "go to page N (of 32 books)")], progress: loading
+    ) {
       args, _, _ throws(PromptParser.Failure) in
       guard args.count == 1 else { throw PromptParser.fail("usage: g N (go to page N)") }
       return .goTo(page: try PromptParser.number(args[0], what: "page"))

@@ -4,6 +4,9 @@ import Gutendex
 /// One line typed at the interactive prompt, understood.
 package enum PromptCommand: Sendable, Hashable {
   case next
+  /// Enter on an empty line: the next screenful of the list; on a screen taller than the
+  /// window, the rest of it, then back to the list.
+  case more
   case previous
   case goTo(page: Int)
   /// Open the details of a row of the list on screen.

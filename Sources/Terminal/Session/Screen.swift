@@ -22,12 +22,14 @@ package enum Screen: Sendable, Hashable {
   case status
   /// Every command.
   case help
+  /// What syncs added (`new`), opened from `from`.
+  case new(from: List)
 
   /// The list whose rows numbers refer to on this screen.
   var list: List {
     switch self {
     case .favorites: .favorites
-    case .details(let from), .links(_, let from): from
+    case .details(let from), .links(_, let from), .new(let from): from
     default: .browse
     }
   }

@@ -79,7 +79,7 @@ enum ScreenMapping {
       current = Provenance(local, fallbackReason: Self.offlineReason(state.network))
     }
     return StatusScreen(
-      serverURL: state.server.absoluteString, reachability: reachability, provenance: current,
+      serverURL: state.server.redacted, reachability: reachability, provenance: current,
       now: now,
       favoriteCount: state.favoritesCount ?? 0,
       favoritesRefreshedAgo: state.favoritesRefreshed.map { max(0, now.timeIntervalSince($0)) },
@@ -97,34 +97,6 @@ extension ScreenMapping {
     case .simulatedOffline: "simulated offline"
     default: "offline"
     }
-  }
-}
-
-extension InteractiveSession {
-  func errorLine(_ message: String) -> String {
-    ErrorLine(message).lines(width: output.width, style: output.style).joined(separator: "\n")
-  }
-
-  func noticeLine(_ message: String) -> String {
-    TextWrapper.wrap(Sanitizer.sanitize(message), toCells: output.width).joined(separator: "\n")
-  }
-
-  func detailLines(_ state: BookDetailViewModel.State, downloads: [String]) -> [String] {
-    guard var screen = ScreenMapping.details(state, now: now()) else { return [] }
-    screen.downloads = downloads
-    return screen.lines(width: output.width, style: output.style)
-  }
-
-  func linksLines(_ book: Book) -> [String] {
-    LinksScreen(book: book).lines(width: output.width, style: output.style)
-  }
-
-  func helpLines() -> [String] {
-    HelpScreen().lines(width: output.width, style: output.style)
-  }
-
-  func exportLines(count: Int, path: String) -> [String] {
-    ExportConfirmation(count: count, path: path).lines(width: output.width, style: output.style)
   }
 }
 

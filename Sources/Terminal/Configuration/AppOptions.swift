@@ -40,6 +40,9 @@ package struct AppOptions: Sendable {
   /// Set by commands that only read (`list`, `show`, `status`, `favorites list`): the
   /// favourites file is opened read-only, so they write nothing and never wait for a writer.
   package var readsOnly = false
+  /// Set by read-only commands that never show a server's page (`library`, `library search`,
+  /// `bookmarks`): the page cache is only read too, so the data directory stays as it was.
+  package var readsNoPages = false
 
   /// Options as given on the command line; nil means "not given".
   package init(

@@ -1,0 +1,277 @@
+import Catalog
+import Foundation
+
+/// One book open in the line-mode reader: the page (a ``Pager``), the commands typed at its
+/// prompt, and the window it is cut to. A resize draws the page (or the list on screen) again
+/// at once, without a key; a list taller than the window (`toc`, `bookmarks`) is shown a
+/// window at a time, Enter showing the rest. The position is saved after every move.
+@MainActor
+package final class ReaderSession {
+  /// The page and where it is.
+  package var pager: Pager
+  /// The book's Project Gutenberg number.
+  let id: Int
+  let service: CatalogService
+  let output: TerminalOutput
+  let input: any LineSource
+
+  /// A list taller than the window, shown a window at a time: its heading, its lines, and the
+  /// first line of the window on screen.
+  private struct Listing {
+    var heading: [String]
+    var lines: [String]
+    var top: Int
+  }
+
+  private var listing: Listing?
+  private var contents: TableOfContents?
+  private var searching = false
+  /// A short note for the prompt's line, where it is seen under the page.
+  private var pending: String?
+
+  /// A reader of book `id` on `pager`, saving its place through `service`.
+  package init(
+    pager: Pager, id: Int, service: CatalogService, output: TerminalOutput, input: any LineSource
+  ) {
+    self.pager = pager
+    self.id = id
+    self.service = service
+    self.output = output
+    self.input = input
+  }
+
+  private var style: Style { output.style }
+
+  /// A note for the prompt's line; without a prompt (piped lines), a line of its own.
+  private func note(_ text: String) {
+    if input.isInteractive {
+      pending = text
+    } else {
+      output.print(style.dim(text))
+    }
+  }
+
+  /// Shows pages and reads commands until `q` or the end of input.
+  func run() async -> ExitStatus {
+    // The reader waits at its own prompt: no "working…" over it.
+    output.holdProgress(true)
+    defer { output.holdProgress(false) }
+    let resizes = DispatchSource.makeSignalSource(signal: SIGWINCH, queue: .global())
+    resizes.setEventHandler { Task { @MainActor [weak self] in self?.windowChanged() } }
+    resizes.resume()
+    defer { resizes.cancel() }
+
+    if !pager.raw, pager.text.foldedHeaderLines + pager.text.foldedFooterLines > 0 {
+      output.print(
+        style.dim(
+          "(Project Gutenberg header (\(pager.text.foldedHeaderLines) lines) and licence "
+            + "(\(pager.text.foldedFooterLines) lines) folded; --raw shows them)"))
+    }
+    show()
+    while true {
+      let prompt = pending.map { "\($0) : " } ?? ": "
+      pending = nil
+      if input.isInteractive, !input.editsLines { output.write(prompt) }
+      guard let line = await input.nextLine(prompt: prompt, remember: false) else {
+        // Ctrl-D: end the prompt's line (the editor does it itself).
+        if input.isInteractive, !input.editsLines { output.print("") }
+        break
+      }
+      // Another program cut the file short or replaced it: what is mapped no longer matches
+      // the disk, so the book is closed (its position kept) rather than shown half as zeros.
+      if let change = pager.text.bytes.change() {
+        output.printError(
+          "error: the file of book \(id) \(change) while it was open; closed it (`read \(id)` "
+            + "opens it again)")
+        return .dataError
+      }
+      let command = PagerCommand.parse(line, searching: searching)
+      if case .again = command {} else { searching = false }
+      if await perform(command) == false {
+        await savePosition()
+        return .ok
+      }
+      await savePosition()
+    }
+    await savePosition()
+    return .ok
+  }
+
+  /// Runs one command; false for `q`.
+  private func perform(_ command: PagerCommand) async -> Bool {
+    let wasListing = listing != nil
+    if case .next = command, listing != nil { return showMoreOfListing() }
+    listing = nil
+    switch command {
+    case .next:
+      // After a list, Enter shows the page again before turning it.
+      if wasListing {
+        show()
+      } else if pager.nextPage() {
+        show()
+      } else {
+        note("(end of the book)")
+      }
+    case .previous:
+      if pager.previousPage() { show() } else { note("(start of the book)") }
+    case .start:
+      pager.go(line: 1)
+      show()
+    case .end:
+      pager.goToEnd()
+      show()
+    case .percent(let value):
+      pager.go(percent: value)
+      show()
+    case .line(let number):
+      pager.go(line: number)
+      show()
+    case .search(let word):
+      search(word, notFound: "not found: \(Sanitizer.sanitize(word))")
+    case .again:
+      guard let last = pager.lastSearch else {
+        output.printError("error: no search to repeat: type /word first")
+        return true
+      }
+      search(last, notFound: "no more matches")
+    case .contents, .contentsEntry:
+      let table = contents ?? TableOfContents(pager.text, in: pager.visible)
+      contents = table
+      if case .contentsEntry(let number) = command {
+        goTo(entry: number, of: table)
+      } else {
+        showList(table.lines(width: pager.width, style: style), heading: 1)
+      }
+    case .mark(let text):
+      await mark(note: text)
+    case .unmark(let number):
+      await unmark(number)
+    case .bookmarks:
+      await listBookmarks()
+    case .bookmark(let number):
+      await goTo(bookmark: number)
+    case .help:
+      output.print(style.dim(Pager.keys))
+    case .quit:
+      return false
+    case .unknown(let text):
+      output.printError("error: unknown command '\(Sanitizer.sanitize(text))' (\(Pager.keys))")
+    }
+    return true
+  }
+
+  // MARK: - Drawing
+
+  /// Moves are made at the size the page on screen was cut to (the next page starts where
+  /// that one ended: nothing skipped, nothing repeated), then the page is cut to the window as
+  /// it is now.
+  func show() {
+    fit()
+    output.print(pager.lines(width: pager.width, style: style))
+  }
+
+  /// The window changed size: what is on screen is drawn again, cut to it.
+  package func windowChanged() {
+    guard output.height != nil else { return }
+    if listing != nil {
+      showListingWindow()
+    } else {
+      show()
+    }
+  }
+
+  /// Cuts the pages to the window as it is now (a pipe or a test keeps its size).
+  private func fit() {
+    guard let height = output.height else { return }
+    pager.width = output.width
+    pager.height = max(3, height - 2)
+  }
+
+  /// `lines` (the first `heading` of them its heading): whole when they fit the window, else
+  /// a window at a time with the heading kept.
+  func showList(_ lines: [String], heading: Int) {
+    guard let height = output.height, lines.count > height - 1 else {
+      output.print(lines)
+      return
+    }
+    listing = Listing(
+      heading: Array(lines.prefix(heading)), lines: Array(lines.dropFirst(heading)), top: 0)
+    showListingWindow()
+  }
+
+  /// The lines of the list a window shows at once, below its heading and above its position.
+  private var listingRows: Int {
+    max(1, (output.height ?? 24) - 2 - (listing?.heading.count ?? 0))
+  }
+
+  private func showListingWindow() {
+    guard var shown = listing else { return }
+    let rows = listingRows
+    shown.top = min(shown.top, max(0, shown.lines.count - rows))
+    listing = shown
+    let end = min(shown.lines.count, shown.top + rows)
+    let more = end < shown.lines.count
+    let position =
+      "lines \(shown.top + 1)–\(end) of \(shown.lines.count)"
+      + (more ? " · Enter more" : " · Enter back to the page")
+    output.print(
+      shown.heading + Array(shown.lines[shown.top..<end])
+        + [style.dim(DisplayWidth.truncate(position, toCells: output.width))])
+  }
+
+  /// Enter on a list taller than the window: its next window, or the page after its end.
+  private func showMoreOfListing() -> Bool {
+    guard var shown = listing else { return true }
+    if shown.top + listingRows >= shown.lines.count {
+      listing = nil
+      show()
+      return true
+    }
+    shown.top += listingRows
+    listing = shown
+    showListingWindow()
+    return true
+  }
+
+  // MARK: - Moves
+
+  /// Searches and shows the match; a note when the search went on from the beginning.
+  private func search(_ word: String, notFound: String) {
+    switch pager.search(word) {
+    case .found:
+      searching = true
+      show()
+    case .wrapped:
+      searching = true
+      show()
+      note("(search wrapped to the beginning)")
+    case .notFound:
+      output.printError(notFound)
+    }
+  }
+
+  /// Goes to entry `number` (from 1) of `table`, or says there is none.
+  private func goTo(entry number: Int, of table: TableOfContents) {
+    guard table.entries.indices.contains(number - 1) else {
+      output.printError(
+        table.entries.isEmpty
+          ? "error: this book has no table of contents"
+          : "error: there is no entry \(number) (entries are 1–\(table.entries.count))")
+      return
+    }
+    pager.go(offset: table.entries[number - 1].offset)
+    show()
+  }
+
+  private func savePosition() async {
+    do {
+      try await service.setReadingPosition(
+        id: id,
+        ReadingPosition(
+          line: pager.topLine, byteOffset: pager.top,
+          quote: PlaceQuote.quote(in: pager.text, at: pager.top)))
+    } catch {
+      output.printError("warning: reading position not saved: \(error.description)")
+    }
+  }
+}
