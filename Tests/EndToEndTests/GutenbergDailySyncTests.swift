@@ -167,7 +167,13 @@ struct GutenbergDailySyncTests {
     let heldIDs = try held.map { try Book.decode(from: $0).id }
     let removed = [heldIDs[10], heldIDs[70], heldIDs[140]]
     let fresh = try SyncFixture.newBooks(400, firstID: try SyncFixture.embeddedMaxID() + 1, seed: 4)
-    let feed = held.enumerated().filter { !removed.contains(heldIDs[$0.offset]) }.map(\.element)
+    // Seven books the catalogue holds come back with a revised title: 7 updated, the rest equal.
+    let feed = try held.enumerated().filter { !removed.contains(heldIDs[$0.offset]) }.map {
+      guard (20..<27).contains($0.offset) else { return $0.element }
+      var book = try #require(try JSONSerialization.jsonObject(with: $0.element) as? [String: Any])
+      book["title"] = "Revised \($0.offset)"
+      return try JSONSerialization.data(withJSONObject: book)
+    }
     try site.publishFeed(feed + fresh, made: Date(), version: 1)
     site.publishRSS(ids: [], built: Date(), version: 1)
     var pg = app
@@ -180,7 +186,7 @@ struct GutenbergDailySyncTests {
 
     let sync = try await pg.run(["sync", "--feed"], timeout: .seconds(300))
     #expect(sync.status == 0, "\(sync)")
-    let summary = "400 new books, 0 updated, 3 removed, 2 requests"
+    let summary = "400 new books, 7 updated, 3 removed, 2 requests"
     #expect(sync.out.hasPrefix(summary), "\(sync)")
     #expect(sync.err.contains("\n400 new books, "), "\(sync)")
     let log = try await pg.run(["sync", "--log"])
@@ -193,6 +199,7 @@ struct GutenbergDailySyncTests {
     let last = try #require(runs.last)
     #expect(last["added"] as? Int == 400, "\(last)")
     #expect(last["removed"] as? Int == 3, "\(last)")
+    #expect(last["updated"] as? Int == 7, "\(last)")
     #expect(last["full"] as? Bool == true, "\(last)")
     let feedSource = Self.sources(last)["feed"]
     #expect(feedSource?["added"] as? Int == 400 && feedSource?["removed"] as? Int == 3, "\(last)")

@@ -97,13 +97,13 @@ extension CatalogueSync {
       return failed("cannot write the local catalogue: \(error)", .files)
     }
     defer { index.close() }
-    let reading: FeedReader.Reading<StreamedIndex>
+    let reading: FeedReader.Reading<ChangeCountingIndex>
     let received = Atomic<Int64>(0)
     do {
       let total = response.body.length
       let events = self.events
       reading = try await FeedReader.read(
-        response.body, into: index,
+        response.body, into: ChangeCountingIndex(index: index, previous: base),
         progress: FeedProgress { bytes, books in
           received.store(bytes, ordering: .relaxed)
           events?(.feed(bytes: bytes, total: total, books: books))
@@ -132,7 +132,7 @@ extension CatalogueSync {
     guard reading.count > 0 else {
       return failed("no book records in \(target.redacted)", .badData)
     }
-    index = reading.records
+    index = reading.records.index
 
     var written: URL?
     var arrivedCount = 0
@@ -176,13 +176,13 @@ extension CatalogueSync {
       next.feed = feed
       next.bookCount = bookCount
       var synced = files.readSyncedIDs()
-      synced.formUnion(reading.records.ids)
+      synced.formUnion(reading.records.index.ids)
       try files.writeSyncedIDs(synced)
       next.syncedBooks = synced.count
       // The books the previous catalogue lacked arrived now, with the feed's release dates.
       // By id alone: building each book's JSON to see whether it exists took 3 s of a refresh.
       let held = Set(heldIDs)
-      let arrived = reading.records.ids.filter { !held.contains($0) }.sorted()
+      let arrived = reading.records.index.ids.filter { !held.contains($0) }.sorted()
       arrivedCount = arrived.count
       try files.recordArrivals(arrived, at: refreshed, issued: reading.issued)
       try files.commit(baseNamed: name, bookCount: bookCount, state: next)
@@ -212,6 +212,7 @@ extension CatalogueSync {
       result: .refreshed, books: reading.count, skipped: skipped,
       note: notes.isEmpty ? nil : notes.joined(separator: "; "), requests: requests)
     outcome.added = arrivedCount
+    outcome.changed = reading.records.changed
     outcome.removedIDs = removed
     outcome.bytes = received.load(ordering: .relaxed)
     outcome.keptMissing = keptMissing > 0 ? keptMissing : nil

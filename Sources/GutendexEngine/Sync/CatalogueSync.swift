@@ -103,6 +103,7 @@ public struct CatalogueSync: Sendable {
         counts.requests = feed.requests
         counts.bytes = feed.bytes ?? 0
         counts.added = feed.added ?? 0
+        counts.changed = feed.changed ?? 0
         counts.removed = feed.removedIDs?.count ?? 0
         counts.skipped = feed.skipped.count
         counts.unchanged = feed.result == .unchanged
@@ -123,7 +124,7 @@ public struct CatalogueSync: Sendable {
       }
       run.sources = sources
       run.added = added.count + (run.feed?.added ?? 0)
-      run.updated = updated.count
+      run.updated = updated.count + (run.feed?.changed ?? 0)
       let removed = (run.feed?.removedIDs ?? []) + (daily?.gone ?? [])
       run.removedIDs = removed.isEmpty ? nil : removed.sorted()
       run.requests = sources.reduce(0) { $0 + $1.requests }

@@ -50,6 +50,8 @@ public struct FeedOutcome: Sendable, Hashable, Codable {
   public var cause: SyncRun.Cause?
   /// Books it added that the catalogue did not have (nil in a run logged before it was counted).
   public var added: Int?
+  /// Books it had whose record changed (nil in a run logged before it was counted).
+  public var changed: Int?
   /// Books the feed no longer lists, removed from the catalogue.
   public var removedIDs: [Int]?
   /// Bytes of the archive received.
