@@ -17,6 +17,7 @@ import Synchronization
 /// Cancelling the task that iterates (Ctrl-C) stops the download in flight; the sequence then
 /// still delivers the failure that says what was kept, and ends.
 public struct DownloadPlan: AsyncSequence, Sendable {
+  /// One event of the plan.
   public typealias Element = DownloadPlanEvent
 
   let service: CatalogService
