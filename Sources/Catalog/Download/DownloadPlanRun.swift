@@ -90,7 +90,8 @@ actor DownloadPlanRun {
     self.inbox = inbox
     attempt = Task {
       do {
-        inbox.finish(.success(try await service.download(built, events: inbox.push)))
+        inbox.finish(
+          .success(try await LibraryDownload(service: service).run(built, events: inbox.push)))
       } catch {
         inbox.finish(.failure(CatalogError(error)))
       }
