@@ -34,7 +34,7 @@ enum BrowserBenchmark {
       client: context.client(), location: context.location(directory),
       local: LocalCatalogue.embedded(), mode: .localOnly)
     let window = Window()
-    let session = InteractiveSession(service: service, output: window.output, prefetch: false)
+    let session = InteractiveSession(service: service, output: window.output, prefetch: true)
     await session.start()
     let presses = context.count(300)
     var next = Samples()

@@ -20,9 +20,9 @@ struct Bookmarks: GlobalOptionsCommand {
   }
 
   func run() async throws {
-    let (id, format): (Int?, GutenbergApp.ListFormat) = (id, json ? .json : .automatic)
+    let (id, format): (Int?, ListFormat) = (id, json ? .json : .automatic)
     try await global.run(readsOnly: true, readsNoPages: true) {
-      await $0.bookmarksList(id: id, format: format)
+      await BookmarksRunner(context: $0).run(id: id, format: format)
     }
   }
 }

@@ -16,7 +16,9 @@ struct Browse: GlobalOptionsCommand {
 
   func run() async throws {
     let query = try filters.query(options: global.appOptions)
-    try await global.run { await $0.browse(query: query, input: StandardInput()) }
+    try await global.run {
+      await BrowseRunner(context: $0).run(query: query, input: StandardInput())
+    }
   }
 }
 
@@ -37,8 +39,10 @@ struct List: GlobalOptionsCommand {
   func run() async throws {
     let query = try filters.query(options: global.appOptions)
     let all = all
-    let format: GutenbergApp.ListFormat = json ? .json : .automatic
-    try await global.run(readsOnly: true) { await $0.list(query: query, all: all, format: format) }
+    let format: ListFormat = json ? .json : .automatic
+    try await global.run(readsOnly: true) {
+      await ListRunner(context: $0).run(query: query, all: all, format: format)
+    }
   }
 }
 
@@ -61,8 +65,10 @@ struct Show: GlobalOptionsCommand {
 
   func run() async throws {
     let id = id
-    let format: GutenbergApp.ListFormat = json ? .json : .automatic
-    try await global.run(readsOnly: true) { await $0.show(id: id, format: format) }
+    let format: ListFormat = json ? .json : .automatic
+    try await global.run(readsOnly: true) {
+      await ShowRunner(context: $0).run(id: id, format: format)
+    }
   }
 }
 
@@ -75,7 +81,7 @@ struct Status: GlobalOptionsCommand {
   @Flag(help: "Print JSON.") var json = false
 
   func run() async throws {
-    let format: GutenbergApp.ListFormat = json ? .json : .automatic
-    try await global.run(readsOnly: true) { await $0.status(format: format) }
+    let format: ListFormat = json ? .json : .automatic
+    try await global.run(readsOnly: true) { await StatusRunner(context: $0).run(format: format) }
   }
 }

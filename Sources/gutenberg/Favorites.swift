@@ -22,9 +22,9 @@ struct Favorites: GlobalOptionsCommand {
 
     func run() async throws {
       let order = order
-      let format: GutenbergApp.ListFormat = json ? .json : .automatic
+      let format: ListFormat = json ? .json : .automatic
       try await global.run(readsOnly: true) {
-        await $0.favoritesList(order: order, format: format)
+        await FavoritesRunner(context: $0).list(order: order, format: format)
       }
     }
   }
@@ -44,7 +44,7 @@ struct Favorites: GlobalOptionsCommand {
 
     func run() async throws {
       let ids = ids
-      try await global.run { await $0.favoritesAdd(ids: ids) }
+      try await global.run { await FavoritesRunner(context: $0).add(ids: ids) }
     }
   }
 
@@ -61,7 +61,7 @@ struct Favorites: GlobalOptionsCommand {
 
     func run() async throws {
       let ids = ids
-      try await global.run { await $0.favoritesRemove(ids: ids) }
+      try await global.run { await FavoritesRunner(context: $0).remove(ids: ids) }
     }
   }
 
@@ -74,7 +74,7 @@ struct Favorites: GlobalOptionsCommand {
 
     func run() async throws {
       let path = output
-      try await global.run { await $0.favoritesExport(to: path) }
+      try await global.run { await FavoritesRunner(context: $0).export(to: path) }
     }
   }
 
@@ -87,7 +87,7 @@ struct Favorites: GlobalOptionsCommand {
 
     func run() async throws {
       let file = file
-      try await global.run { await $0.favoritesImport(from: file) }
+      try await global.run { await FavoritesRunner(context: $0).importFile(file) }
     }
   }
 
@@ -98,7 +98,7 @@ struct Favorites: GlobalOptionsCommand {
     @OptionGroup(title: GlobalOptions.title) var global: GlobalOptions
 
     func run() async throws {
-      try await global.run { await $0.favoritesRefresh() }
+      try await global.run { await FavoritesRunner(context: $0).refresh() }
     }
   }
 }
@@ -119,8 +119,8 @@ struct Cache: GlobalOptionsCommand {
     @Flag(help: "Print JSON.") var json = false
 
     func run() async throws {
-      let format: GutenbergApp.ListFormat = json ? .json : .automatic
-      try await global.run { await $0.cacheInfo(format: format) }
+      let format: ListFormat = json ? .json : .automatic
+      try await global.run { await CacheRunner(context: $0).info(format: format) }
     }
   }
 
@@ -130,7 +130,7 @@ struct Cache: GlobalOptionsCommand {
     @OptionGroup(title: GlobalOptions.title) var global: GlobalOptions
 
     func run() async throws {
-      try await global.run { await $0.cacheClear() }
+      try await global.run { await CacheRunner(context: $0).clear() }
     }
   }
 }

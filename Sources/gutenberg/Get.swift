@@ -47,6 +47,6 @@ struct Get: GlobalOptionsCommand {
   func run() async throws {
     let request = GetRequest(
       ids: ids, format: format, output: output, force: force, quiet: quiet, mirrors: mirror)
-    try await global.run { await $0.get(request) }
+    try await global.run { await GetRunner(context: $0).run(request) }
   }
 }

@@ -72,7 +72,7 @@ struct GlobalOptions: ParsableArguments {
   /// Builds the app and runs one call on it; a non-zero status becomes the exit code.
   func run(
     readsOnly: Bool = false, readsNoPages: Bool = false,
-    _ body: @MainActor @Sendable (GutenbergApp) async -> ExitStatus
+    _ body: @MainActor @Sendable (AppContext) async -> ExitStatus
   ) async throws {
     var options = appOptions
     options.readsOnly = readsOnly
@@ -83,11 +83,11 @@ struct GlobalOptions: ParsableArguments {
 
   @MainActor
   static func execute(
-    _ options: AppOptions, _ body: @MainActor @Sendable (GutenbergApp) async -> ExitStatus
+    _ options: AppOptions, _ body: @MainActor @Sendable (AppContext) async -> ExitStatus
   ) async -> ExitStatus {
     let output = TerminalOutput.standard(color: options.color)
     do {
-      let app = try await GutenbergApp(options: options, output: output)
+      let app = try await AppContext(options: options, output: output)
       let status = await body(app)
       // The stores are closed before the process ends, so SQLite checkpoints and removes
       // its WAL instead of leaving it for the next run (process exit runs no deinit).

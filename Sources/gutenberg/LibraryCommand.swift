@@ -17,10 +17,10 @@ struct LibraryCommand: GlobalOptionsCommand {
     @Flag(help: "Print JSON.") var json = false
 
     func run() async throws {
-      let format: GutenbergApp.ListFormat = json ? .json : .automatic
+      let format: ListFormat = json ? .json : .automatic
       // Lists only: no write lock, nothing written (another process may hold the lock).
       try await global.run(readsOnly: true, readsNoPages: true) {
-        await $0.libraryList(format: format)
+        await LibraryRunner(context: $0).list(format: format)
       }
     }
   }
@@ -49,9 +49,9 @@ struct LibraryCommand: GlobalOptionsCommand {
     }
 
     func run() async throws {
-      let (words, format): ([String], GutenbergApp.ListFormat) = (words, json ? .json : .automatic)
+      let (words, format): ([String], ListFormat) = (words, json ? .json : .automatic)
       try await global.run(readsOnly: true, readsNoPages: true) {
-        await $0.librarySearch(words: words, format: format)
+        await LibrarySearchRunner(context: $0).run(words: words, format: format)
       }
     }
   }
@@ -68,7 +68,7 @@ struct LibraryCommand: GlobalOptionsCommand {
 
     func run() async throws {
       let ids = ids
-      try await global.run { await $0.libraryRemove(ids: ids) }
+      try await global.run { await LibraryRunner(context: $0).remove(ids: ids) }
     }
   }
 }

@@ -54,10 +54,10 @@ struct New: GlobalOptionsCommand {
   func run() async throws {
     let since = try sinceValue()
     let codes = try languageCodes()
-    let format: GutenbergApp.ListFormat = json ? .json : .automatic
+    let format: ListFormat = json ? .json : .automatic
     let all = all
     try await global.run(readsOnly: true) {
-      await $0.new(since: since, languages: codes, all: all, format: format)
+      await NewRunner(context: $0).run(since: since, languages: codes, all: all, format: format)
     }
   }
 }

@@ -39,7 +39,7 @@ struct Read: GlobalOptionsCommand {
   func run() async throws {
     let (id, raw, pager, mirror, offset) = (id, raw, pager, mirror, offset)
     try await global.run {
-      await $0.read(
+      await ReadRunner(context: $0).run(
         id: id, raw: raw, pager: pager, mirror: mirror, at: offset, input: StandardInput())
     }
   }

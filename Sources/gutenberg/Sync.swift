@@ -36,17 +36,17 @@ struct Sync: GlobalOptionsCommand {
   }
 
   func run() async throws {
-    let format: GutenbergApp.ListFormat = json ? .json : .automatic
+    let format: ListFormat = json ? .json : .automatic
     let full = full
     let feed = feed
     let feedURL = feedURL
     let feedMaxAge = feedMaxAge
     let pgURL = pgURL
     if log {
-      try await global.run { await $0.syncLog(format: format) }
+      try await global.run { await SyncLogRunner(context: $0).run(format: format) }
     } else {
       try await global.run {
-        await $0.sync(
+        await SyncRunner(context: $0).run(
           full: full, feed: feed, feedURL: feedURL, feedMaxAge: feedMaxAge, pgURL: pgURL,
           format: format)
       }

@@ -101,6 +101,8 @@ struct CatalogServiceTests {
     #expect(loaded.fallbackReason == "simulated offline")
     let book = try await harness.service.book(id: 900_002)
     #expect(book.source == .local(name: CatalogHarness.localName))
+    // A book's fallback says why, as a page's does: one policy decides both.
+    #expect(book.provenance.fallbackReason == loaded.fallbackReason)
     #expect(await harness.service.probe() == false)
     let refresh = await catalogError { try await harness.service.refreshFavorites() }
     #expect(refresh == .notAvailableOffline("a refresh from the server"))
@@ -234,9 +236,9 @@ struct CatalogServiceTests {
 struct CatalogServiceBookTests {
   @Test func aBookComesLiveWhenTheServerAnswers() async throws {
     let harness = try CatalogHarness()
-    let (book, source) = try await harness.service.book(id: 2701)
-    #expect(book.title == "Moby Dick; Or, The Whale")
-    #expect(source == .network)
+    let loaded = try await harness.service.book(id: 2701)
+    #expect(loaded.book.title == "Moby Dick; Or, The Whale")
+    #expect(loaded.provenance == .network)
     #expect(harness.server.requests.map(\.absoluteString) == ["http://test.local/books/2701/"])
   }
 
@@ -251,6 +253,7 @@ struct CatalogServiceBookTests {
     let saved = try await harness.service.book(id: frankenstein.id)
     #expect(saved.book == frankenstein)
     #expect(saved.source == .favorite(savedAt: addedAt))
+    #expect(saved.provenance.fallbackReason?.hasPrefix("cannot reach") == true, "\(saved)")
 
     let fromLocal = try await harness.service.book(id: local[1].id)
     #expect(fromLocal.book.title == local[1].title)

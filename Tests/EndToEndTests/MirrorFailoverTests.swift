@@ -224,4 +224,43 @@ struct MirrorFailoverTests {
     #expect(text.contains("is tried at the next"), "\(help)")
     #expect(text.contains("repeatable"), "\(help)")
   }
+
+  /// A mirror that stalled is remembered across processes: the next `get`, of another book,
+  /// tries it last (one note says so) and sends it nothing while the next mirror serves; a
+  /// mirror that then serves a file is forgotten.
+  @Test func aStalledMirrorIsTriedLastByTheNextCommand() async throws {
+    let api = try await TestServer.start()
+    let stalling = try await TestServer.start()
+    let next = try await TestServer.start()
+    try BookFiles.serve84(on: stalling.server, epubSize: Self.epubSize)
+    stalling.server.faults = FaultPlan(stallAfterHeaders: true)
+    try BookFiles.serve84(on: next.server, epubSize: Self.epubSize)
+    try BookFiles.serveText(id: 84, on: next.server)
+    let app = try Gutenberg()
+    defer { app.cleanUp() }
+    let mirrors = ["--mirror", Self.base(stalling), "--mirror", Self.base(next)]
+    let common = ["--timeout", "2", "--server", api.url.absoluteString] + mirrors
+
+    let first = try await app.run(
+      ["get", "84", "--format", "epub", "-o", app.root.path + "/"] + common)
+    #expect(first.status == 0, "\(first)")
+    #expect(
+      first.err.contains("note: \(Self.base(stalling)) could not serve"), "\(first)")
+    let asked = stalling.server.requestCount
+    let memory = app.dataDirectory.appendingPathComponent("mirrors-down")
+    #expect(FileManager.default.fileExists(atPath: memory.path), "\(first)")
+
+    let second = try await app.run(
+      ["get", "84", "--format", "txt", "-o", app.root.path + "/"] + common)
+    #expect(second.status == 0, "\(second)")
+    #expect(
+      second.errLines.filter { $0.hasPrefix("note: ") } == [
+        "note: \(Self.base(stalling)) failed a few minutes ago (nothing received for 2 s); "
+          + "it is tried last"
+      ], "\(second)")
+    #expect(stalling.server.requestCount == asked, "the stalled mirror was asked again")
+    await api.stop()
+    await stalling.stop()
+    await next.stop()
+  }
 }

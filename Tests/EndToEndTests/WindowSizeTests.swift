@@ -98,6 +98,16 @@ struct WindowSizeTests {
     try await window.press("Enter")
     let back = try await window.waitForScreen { $0.contains { $0.hasPrefix("all books · 1–") } }
     #expect(back.held, "Enter at the end did not go back to the list:\n\(back.screen)")
+
+    // A book's details: its title stays on top, a window of its fields under it.
+    let title = try #require(Self.rows(try await window.screen()).first?.text.prefix(12))
+    try await window.type("1")
+    try await window.press("Enter")
+    let details = try await window.waitForScreen { screen in
+      screen.contains { $0.hasPrefix("lines 1–") } && Self.lastRow(screen) == ">"
+        && (screen.prefix(2).contains { $0.hasPrefix(String(title)) })
+    }
+    #expect(details.held, "the details' title is not on top:\n\(details.screen)")
     await window.close()
   }
 

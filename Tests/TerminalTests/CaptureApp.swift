@@ -58,7 +58,7 @@ final class CaptureApp {
   let screen: Screen
   let session: InteractiveSession
   /// The app whose book actions the session uses, once ``attachBookActions()`` made it.
-  private(set) var app: GutenbergApp?
+  private(set) var app: AppContext?
 
   /// `syncedCatalogue`: the local catalogue is the data directory's (embedded plus synced
   /// books, what `sync` writes) instead of the embedded snapshot alone.
@@ -80,13 +80,13 @@ final class CaptureApp {
       favorites: favorites, cache: cache,
       local: syncedCatalogue
         ? LocalCatalogue(dataDirectory: directory, policy: SyncPolicy())
-        : GutenbergApp.embeddedCatalogue(), mode: mode,
+        : LocalCatalogue.embedded(), mode: mode,
       now: { clock.now })
     screen = Screen(width: width, height: height)
     session = InteractiveSession(
       service: service, output: screen.output(), query: query, prefetch: false,
       now: { clock.now }, timeZone: SampleScreens.utc)
-    // The browser's "did you mean", as `GutenbergApp.browse` gives it.
+    // The browser's "did you mean", as `BrowseRunner` gives it.
     session.suggest = { [service] query, found in
       await service.suggestions(for: query, found: found)
     }
@@ -107,12 +107,13 @@ final class CaptureApp {
   }
 
   /// Gives the session the app's own book actions (download, read, and the details screen's
-  /// `Downloaded:` lines), from a `GutenbergApp` over the same data directory.
+  /// `Downloaded:` lines), from an `AppContext` over the same data directory.
   func attachBookActions() async throws {
     let options = AppOptions(
       dataDirectory: directory.path, source: .embedded, color: .never, environment: [:])
-    let app = try await GutenbergApp(options: options, output: screen.output())
-    session.bookActions = app.bookActions(input: OneShotOutputTests.Lines([]))
+    let app = try await AppContext(options: options, output: screen.output())
+    session.bookActions = BrowseRunner(context: app).bookActions(
+      input: OneShotOutputTests.Lines([]))
     self.app = app
   }
 

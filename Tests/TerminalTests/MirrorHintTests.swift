@@ -14,18 +14,18 @@ import Testing
     let unreachable = GutendexError.unreachable(url: Self.url, reason: "could not connect")
     let mirror = try #require(DownloadMirror("https://mirror.example/pg"))
     #expect(
-      GutenbergApp.mirrorHint(.server(unreachable), mirror: nil)
+      BookDownload.mirrorHint(.server(unreachable), mirror: nil)
         == " (--mirror URL fetches the files from a Project Gutenberg mirror instead)")
     #expect(
-      !GutenbergApp.mirrorHint(
+      !BookDownload.mirrorHint(
         .failedAfterRetries(.serverError(status: 503, url: Self.url), kept: 0, resumable: false),
         mirror: nil
       ).isEmpty)
-    #expect(GutenbergApp.mirrorHint(.server(unreachable), mirror: mirror).isEmpty)
+    #expect(BookDownload.mirrorHint(.server(unreachable), mirror: mirror).isEmpty)
     #expect(
-      GutenbergApp.mirrorHint(
+      BookDownload.mirrorHint(
         .server(.http(status: 404, detail: nil, url: Self.url)), mirror: nil
       ).isEmpty)
-    #expect(GutenbergApp.mirrorHint(.exists(path: "/tmp/x"), mirror: nil).isEmpty)
+    #expect(BookDownload.mirrorHint(.exists(path: "/tmp/x"), mirror: nil).isEmpty)
   }
 }

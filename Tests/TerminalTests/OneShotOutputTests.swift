@@ -26,12 +26,12 @@ struct OneShotOutputTests {
   /// The browser's key hints as any of its screens ends with them.
   static let interactiveHints = ["q quit", "? help", "b back", "l links", "f fav", "Type f N"]
 
-  static func app(_ capture: Capture) async throws -> (GutenbergApp, URL) {
+  static func app(_ capture: Capture) async throws -> (AppContext, URL) {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
       "gutenberg-oneshot-\(UUID().uuidString)", isDirectory: true)
     let options = AppOptions(
       dataDirectory: directory.path, source: .embedded, color: .never, environment: [:])
-    return (try await GutenbergApp(options: options, output: capture.output()), directory)
+    return (try await AppContext(options: options, output: capture.output()), directory)
   }
 
   static func expectNoHints(_ text: String, _ command: String) {
@@ -45,7 +45,7 @@ struct OneShotOutputTests {
     let (app, directory) = try await Self.app(capture)
     defer { try? FileManager.default.removeItem(at: directory) }
 
-    #expect(await app.status(format: .automatic) == .ok)
+    #expect(await StatusRunner(context: app).run(format: .automatic) == .ok)
 
     let lines = capture.out.split(separator: "\n").map(String.init)
     #expect(lines.first == "Status", "\(capture.out)")
@@ -59,7 +59,7 @@ struct OneShotOutputTests {
     let (app, directory) = try await Self.app(capture)
     defer { try? FileManager.default.removeItem(at: directory) }
 
-    #expect(await app.show(id: 84, format: .automatic) == .ok)
+    #expect(await ShowRunner(context: app).run(id: 84, format: .automatic) == .ok)
 
     #expect(capture.out.hasPrefix("Frankenstein"), "\(capture.out)")
     #expect(capture.out.contains("Id:           84"), "\(capture.out)")
@@ -76,7 +76,7 @@ struct OneShotOutputTests {
     let (app, directory) = try await Self.app(capture)
     defer { try? FileManager.default.removeItem(at: directory) }
 
-    #expect(await app.favoritesList(order: .newest, format: .automatic) == .ok)
+    #expect(await FavoritesRunner(context: app).list(order: .newest, format: .automatic) == .ok)
 
     #expect(capture.out.contains("Favourites · 0 books"), "\(capture.out)")
     #expect(capture.out.contains("gutenberg favorites add ID"), "\(capture.out)")
@@ -88,8 +88,9 @@ struct OneShotOutputTests {
     let (app, directory) = try await Self.app(capture)
     defer { try? FileManager.default.removeItem(at: directory) }
 
-    #expect(await app.list(query: .init(), all: false, format: .automatic) == .ok)
-    #expect(await app.cacheInfo(format: .automatic) == .ok)
+    #expect(
+      await ListRunner(context: app).run(query: .init(), all: false, format: .automatic) == .ok)
+    #expect(await CacheRunner(context: app).info(format: .automatic) == .ok)
 
     #expect(capture.out.contains("page 1 of"), "\(capture.out)")
     #expect(capture.out.contains("cache: 0 pages"), "\(capture.out)")
@@ -102,7 +103,7 @@ struct OneShotOutputTests {
     let (app, directory) = try await Self.app(capture)
     defer { try? FileManager.default.removeItem(at: directory) }
 
-    #expect(await app.browse(query: .init(), input: Lines(["q"])) == .ok)
+    #expect(await BrowseRunner(context: app).run(query: .init(), input: Lines(["q"])) == .ok)
 
     #expect(capture.out.contains("? help · q quit"), "\(capture.out)")
   }

@@ -229,8 +229,8 @@ enum ProductionCaptures {
     let options = AppOptions(
       server: "http://127.0.0.1:1", dataDirectory: directory.path, color: .never,
       environment: [:])
-    let app = try await GutenbergApp(options: options, output: capture.output())
-    _ = await app.list(query: BookQuery(), all: false, format: .automatic)
+    let app = try await AppContext(options: options, output: capture.output())
+    _ = await ListRunner(context: app).run(query: BookQuery(), all: false, format: .automatic)
     return capture.err
   }
 

@@ -43,11 +43,12 @@ struct ReaderKeysTests {
     try FixtureFiles.data("pg84-sample.txt").write(to: file)
     let options = AppOptions(
       dataDirectory: directory.path, source: .embedded, color: .never, environment: [:])
-    let app = try await GutenbergApp(options: options, output: output)
+    let app = try await AppContext(options: options, output: output)
     let entry = LibraryEntry(
       id: 84, format: "txt", title: "Frankenstein", path: file.path, size: 1,
       fetchedAt: Date(), validator: nil, url: "https://www.gutenberg.org/ebooks/84.txt.utf-8")
-    #expect(await app.open(entry, raw: false, pager: true, input: keyboard) == .ok)
+    #expect(
+      await ReadRunner(context: app).open(entry, raw: false, pager: true, input: keyboard) == .ok)
     await app.close()
     return keyboard
   }

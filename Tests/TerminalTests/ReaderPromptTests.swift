@@ -53,13 +53,14 @@ struct ReaderPromptTests {
     try FixtureFiles.data("pg84-sample.txt").write(to: file)
     let options = AppOptions(
       dataDirectory: directory.path, source: .embedded, color: .never, environment: [:])
-    let app = try await GutenbergApp(options: options, output: output)
+    let app = try await AppContext(options: options, output: output)
     let entry = LibraryEntry(
       id: 84, format: "txt", title: "Frankenstein", path: file.path, size: 1,
       fetchedAt: Date(), validator: nil, url: "https://www.gutenberg.org/ebooks/84.txt.utf-8")
     let input = LateProgress(terminal, output)
 
-    #expect(await app.open(entry, raw: false, pager: true, input: input) == .ok)
+    #expect(
+      await ReadRunner(context: app).open(entry, raw: false, pager: true, input: input) == .ok)
 
     let shown = try #require(input.outputBeforeFirstLine.withLock { $0 })
     #expect(shown.hasSuffix("%\n: "), "the first prompt is the reader's: \(shown.suffix(120))")

@@ -42,7 +42,7 @@ extension CatalogService {
   /// Saves book `id` as a favourite: fetched live, else from a fallback. Returns the book and
   /// whether it was added (false when it already was a favourite).
   public func addFavorite(id: Int) async throws(CatalogError) -> (book: Book, added: Bool) {
-    let (book, _) = try await book(id: id)
+    let book = try await book(id: id).book
     let favorites = self.favorites
     let added = try await StoreWork.run(on: favorites.busyWait) { () throws(StoreError) in
       try favorites.add(book)

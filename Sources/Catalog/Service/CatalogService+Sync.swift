@@ -157,27 +157,4 @@ extension CatalogService {
       record(url: "local catalogue", origin: .local, error: error.description)
     }
   }
-
-  /// A book from the local catalogue when it answers first: a copy seen since the last sync,
-  /// else the catalogue's; when it has no summary and the server can be asked, the server's
-  /// (once: it is kept). Nil when the local catalogue lacks the book (the server is asked).
-  func localFirstBook(id: Int) async -> (book: Book, source: PageSource)? {
-    guard let local else { return nil }
-    let found: Book
-    if let seen = local.files?.seenBook(id: id), let book = try? Book.decode(from: seen) {
-      // The server's own copy since the last sync: asked once already, summary or not.
-      return (book, .local(name: local.name))
-    } else {
-      guard let book = try? local.store().book(id: id) else { return nil }
-      found = book
-    }
-    if found.summaries?.isEmpty ?? true, network.current != .simulatedOffline,
-      let fresh = try? await client.book(id: id)
-    {
-      network.markOnline()
-      upsertSeen([fresh])
-      return (fresh, .network)
-    }
-    return (found, .local(name: local.name))
-  }
 }

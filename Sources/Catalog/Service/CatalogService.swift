@@ -141,7 +141,7 @@ public final class CatalogService: Sendable {
   public func simulateOffline(_ on: Bool) {
     network.simulateOffline(on)
     // "offline off" is also how to wait for a server that failed recently.
-    if !on { forgetOutage() }
+    if !on { outage?.clear() }
   }
 
   /// The most recent requests, newest first.
@@ -149,212 +149,27 @@ public final class CatalogService: Sendable {
     log.recent(limit)
   }
 
-  /// One page for `query`: live when possible, else cached, else from the local catalogue.
+  /// One page for `query`: live when possible, else cached, else from the local catalogue (see
+  /// ``SourcePolicy``).
   public func page(_ query: BookQuery) async throws(CatalogError) -> LoadedPage {
-    if mode == .localOnly {
-      return try await localPage(query, reason: nil)
-    }
-    // Issue 20: a fresh sync answers from the local catalogue with no request.
-    if answersLocallyFirst { return try await localPage(query, reason: nil) }
-    if network.current == .simulatedOffline {
-      return try await fallbackPage(query, reason: "simulated offline", error: nil)
-    }
-    // A server that just failed costs one timeout, not one per page (issue 27).
-    if let note = skippedServerNote() {
-      return try await fallbackPage(query, reason: note, error: nil)
-    }
-    let asked = ContinuousClock.now
-    do {
-      let page = try await client.page(query)
-      network.markOnline()
-      forgetOutage()
-      upsertSeen(page.results)
-      // A cache that cannot be written must not stop browsing; the request log shows it.
-      if let cache {
-        let fetchedAt = now()
-        do {
-          try await StoreWork.run(on: cache.busyWait) { () throws(StoreError) in
-            try cache.store(page, for: query, fetchedAt: fetchedAt)
-          }
-        } catch {
-          // Cancelled after the page arrived: the page is still good to show.
-          if error != .cancelled { record(url: "cache", origin: .cache, error: error.description) }
-        }
-      }
-      return LoadedPage(query: query, page: page, source: .network)
-    } catch {
-      if case .cancelled = error { throw .cancelled }
-      guard error.isUnavailable else { throw .server(error) }
-      network.markOffline(error.description, at: now())
-      rememberOutage(error.description, cost: ContinuousClock.now - asked)
-      return try await fallbackPage(query, reason: error.description, error: error)
-    }
+    try await SourcePolicy(service: self).page(query)
   }
 
-  /// One book: live when possible, else the saved favourite, else the local catalogue.
-  public func book(id: Int) async throws(CatalogError) -> (book: Book, source: PageSource) {
-    if answersLocallyFirst, let answer = await localFirstBook(id: id) { return answer }
-    if mode != .localOnly, network.current != .simulatedOffline, skippedServerNote() == nil {
-      let asked = ContinuousClock.now
-      do {
-        let book = try await client.book(id: id)
-        network.markOnline()
-        forgetOutage()
-        upsertSeen([book])
-        return (book, .network)
-      } catch {
-        if case .cancelled = error { throw .cancelled }
-        guard error.isUnavailable else { throw .server(error) }
-        network.markOffline(error.description, at: now())
-        rememberOutage(error.description, cost: ContinuousClock.now - asked)
-        return try await fallbackBook(id: id, error: error)
-      }
-    }
-    return try await fallbackBook(id: id, error: nil)
+  /// One book: live when possible, else the saved favourite, else the local catalogue (see
+  /// ``SourcePolicy``).
+  public func book(id: Int) async throws(CatalogError) -> LoadedBook {
+    try await SourcePolicy(service: self).book(id: id)
   }
 
-  /// Checks whether the server answers, with one small request and no retries.
-  ///
-  /// Simulated offline and local-only mode send nothing and answer false: the user switched
-  /// the server off, so not even a probe may reach it.
+  /// Checks whether the server answers, with one small request and no retries (see
+  /// ``SourcePolicy/probe(timeout:)``).
   public func probe(timeout: Duration = .seconds(5)) async -> Bool {
-    guard mode != .localOnly, network.current != .simulatedOffline else { return false }
-    var probe = client
-    probe.retry = .none
-    probe.timeout = timeout
-    do {
-      _ = try await probe.page(BookQuery(ids: [1]))
-      network.markOnline()
-      return true
-    } catch {
-      if error.isUnavailable { network.markOffline(error.description, at: now()) }
-      return false
-    }
+    await SourcePolicy(service: self).probe(timeout: timeout)
   }
 
-  /// Fetches fresh snapshots of every favourite from the server, 32 ids a request.
-  ///
-  /// Books the server no longer returns are kept and marked missing. Nothing is written unless
-  /// every batch arrives, so a failure part-way leaves the favourites as they were.
+  /// Fetches fresh snapshots of every favourite from the server (see ``FavoritesRefresh``).
   public func refreshFavorites() async throws(CatalogError) -> (updated: Int, missing: Int) {
-    let favorites = self.favorites
-    let ids = try await StoreWork.run(on: favorites.busyWait) { () throws(StoreError) in
-      try favorites.favorites(order: .newest).map(\.id).sorted()
-    }
-    guard mode != .localOnly, network.current != .simulatedOffline else {
-      throw .notAvailableOffline("a refresh from the server")
-    }
-    var books: [Book] = []
-    var missing: [Int] = []
-    var start = 0
-    while start < ids.count {
-      let batch = Array(ids[start..<min(start + BookQuery.pageSize, ids.count)])
-      start += batch.count
-      do {
-        let page = try await client.page(BookQuery(ids: batch))
-        let returned = Set(page.results.map(\.id))
-        books += page.results.filter { batch.contains($0.id) }
-        missing += batch.filter { !returned.contains($0) }
-      } catch {
-        if case .cancelled = error { throw .cancelled }
-        if error.isUnavailable { network.markOffline(error.description, at: now()) }
-        throw .server(error)
-      }
-    }
-    // With no favourites nothing was sent, so nothing is known about the server.
-    if !ids.isEmpty { network.markOnline() }
-    upsertSeen(books)
-    let refreshedAt = now()
-    try await StoreWork.run(on: favorites.busyWait) { [books, missing] () throws(StoreError) in
-      try favorites.applyRefresh(books: books, missingIDs: missing, at: refreshedAt)
-    }
-    await settleChanges()
-    return (books.count, missing.count)
-  }
-
-  func fallbackPage(_ query: BookQuery, reason: String, error: GutendexError?)
-    async throws(CatalogError) -> LoadedPage
-  {
-    var cached: CachedPage?
-    if let cache {
-      let date = now()
-      do {
-        cached = try await StoreWork.run(on: cache.busyWait) { () throws(StoreError) in
-          try cache.page(for: query, now: date)
-        }
-      } catch {
-        if error == .cancelled { throw .cancelled }
-        record(url: "cache", origin: .cache, error: error.description)
-      }
-    }
-    if let cached {
-      record(url: "cache: \(query.encoded)", origin: .cache, error: nil)
-      return LoadedPage(
-        query: query, page: cached.page, source: .cache(fetchedAt: cached.fetchedAt),
-        fallbackReason: reason)
-    }
-    if local != nil {
-      return try await localPage(query, reason: reason)
-    }
-    if let error { throw .server(error) }
-    throw .notAvailableOffline("this page")
-  }
-
-  func localPage(_ query: BookQuery, reason: String?) async throws(CatalogError) -> LoadedPage {
-    guard let local else { throw .notAvailableOffline("this page") }
-    let store = try local.store()
-    let start = ContinuousClock.now
-    do {
-      let page = try store.page(query)
-      record(
-        url: "local: \(query.encoded)", origin: .local, error: nil,
-        duration: ContinuousClock.now - start)
-      return LoadedPage(
-        query: query, page: page, source: .local(name: local.name), fallbackReason: reason)
-    } catch {
-      let failure = Self.localFailure(error, in: local)
-      record(url: "local: \(query.encoded)", origin: .local, error: failure.description)
-      // Standing in for the server, a page the local catalogue lacks is simply not available
-      // offline; the catalogue's own page count would describe a server nobody asked.
-      if reason != nil, case .pageOutOfRange = error { throw .notAvailableOffline("this page") }
-      throw failure
-    }
-  }
-
-  func fallbackBook(id: Int, error: GutendexError?) async throws(CatalogError) -> (
-    book: Book, source: PageSource
-  ) {
-    let favorites = self.favorites
-    let saved = try await StoreWork.run(on: favorites.busyWait) { () throws(StoreError) in
-      try favorites.favorite(id: id)
-    }
-    if let favorite = saved {
-      return (favorite.book, .favorite(savedAt: favorite.refreshedAt ?? favorite.addedAt))
-    }
-    if let local {
-      let store = try local.store()
-      do {
-        return (try store.book(id: id), .local(name: local.name))
-      } catch {
-        // Standing in for the server, a book the local catalogue lacks is not available
-        // offline; in local-only mode the catalogue is the source, so its miss stands.
-        if case .notFound = error {
-          throw mode == .localOnly ? .notInLocalCatalogue(id) : .notAvailableOffline("book \(id)")
-        }
-        throw Self.localFailure(error, in: local)
-      }
-    }
-    if let error { throw .server(error) }
-    throw .notAvailableOffline("book \(id)")
-  }
-
-  /// What a store's failure means to the front.
-  static func localFailure(_ error: CatalogueStoreError, in local: LocalCatalogue) -> CatalogError {
-    switch error {
-    case .notFound(let id): .notInLocalCatalogue(id)
-    case .pageOutOfRange(let page, let pageCount): .pageOutOfRange(page: page, pageCount: pageCount)
-    case .damaged(let reason): .localCatalogueUnavailable("the \(local.name) is damaged: \(reason)")
-    }
+    try await FavoritesRefresh(service: self).run()
   }
 
   func record(

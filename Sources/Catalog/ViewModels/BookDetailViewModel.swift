@@ -77,16 +77,11 @@ public final class BookDetailViewModel {
     let previous = current.load
     state.update { $0.load = .loading }
     do {
-      let (book, source) = try await service.book(id: id)
+      let loaded = try await service.book(id: id)
+      let (book, source) = (loaded.book, loaded.source)
       let isFavorite = try? await service.isFavorite(book.id)
-      let reason: String? =
-        switch (source, service.networkState) {
-        case (.network, _), (.local, .localOnly): nil
-        case (_, .offline(let reason, _)): reason
-        case (_, .simulatedOffline): "simulated offline"
-        default: nil
-        }
-      let load = LoadState.loaded(Provenance(source, fallbackReason: reason))
+      // Where it came from, and why when not the server, as the service decided it.
+      let load = LoadState.loaded(loaded.provenance)
       lastGoodLoad = load
       state.update {
         $0.book = book

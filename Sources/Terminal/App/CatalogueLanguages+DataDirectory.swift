@@ -8,7 +8,7 @@ extension CatalogueLanguages {
     for arguments: [String], options: AppOptions
   ) throws(UnknownLanguage) -> [String] {
     try codes(for: arguments) {
-      let directory = GutenbergApp.location(options: options).dataDirectory
+      let directory = AppConfiguration.location(options: options).dataDirectory
       return LocalCatalogue(dataDirectory: directory, policy: SyncPolicy(maxAge: nil)).languageCodes
     }
   }

@@ -11,7 +11,7 @@ extension InteractiveSession {
     do {
       let found = try await service.newBooks(
         since: since, languages: languages, limit: all ? nil : BookQuery.pageSize)
-      if let note = GutenbergApp.damageNote(found) { send(.said(note)) }
+      if let note = NewRunner.damageNote(found) { send(.said(note)) }
       // Shown: no longer new to the user (a language filter shows only some of them).
       if languages.isEmpty { service.markNewBooksSeen(found) }
       send(.newBooks(found))
@@ -26,7 +26,7 @@ extension InteractiveSession {
       let run = try await service.syncCatalogue()
       send(.said(Self.syncLine(run, background: false)))
       if let found = await service.arrivals(of: run),
-        let line = GutenbergApp.arrivalLine(found, hint: "type new")
+        let line = NewRunner.arrivalLine(found, hint: "type new")
       {
         send(.said(line))
       }

@@ -1,39 +1,20 @@
 import Catalog
 import Foundation
 
-extension GutenbergApp {
-  /// Starts a sync off the prompt's path when the last one is older than the interval; it
-  /// says how it went in one line when done. Only on a terminal, or when the interval is set
-  /// explicitly (`GUTENBERG_SYNC_INTERVAL`), so scripts piping commands are never surprised by
-  /// requests and lines of their own; `--offline` and `--source local` never sync.
-  func startBackgroundSync(interactive: Bool) -> Task<Void, Never>? {
-    guard interactive || configuration.syncIntervalIsSet, service.backgroundSyncIsDue() else {
-      return nil
-    }
-    let service = self.service
-    let output = self.output
-    return Task.detached(priority: .utility) {
-      do throws(CatalogError) {
-        let run = try await service.syncCatalogue()
-        // Cancelled at quit: the next start resumes it; nothing to say.
-        guard run.cause != .cancelled else { return }
-        output.print(InteractiveSession.syncLine(run, background: true))
-        if let found = await service.arrivals(of: run),
-          let line = GutenbergApp.arrivalLine(found, hint: "type new")
-        {
-          output.print(line)
-        }
-      } catch {
-        if case .cancelled = error { return }
-        output.print("Background sync failed: \(Sanitizer.sanitize(error.description))")
-      }
-    }
+/// `gutenberg sync`: brings the local catalogue up to date (new books, your books; the feed
+/// when due or asked for), showing its progress on a terminal, then prints one line (or JSON).
+package struct SyncRunner: CommandRunner {
+  let context: AppContext
+
+  /// A runner over `context`.
+  package init(context: AppContext) {
+    self.context = context
   }
 
   /// `gutenberg sync`: brings the local catalogue up to date and prints one line (or JSON).
   /// `feed` (`--feed`, or `--full`, which means the feed) refreshes from Project Gutenberg's
   /// feed whatever its age; `feedURL` and `feedMaxAge` are `--feed-url` and `--feed-max-age`.
-  package func sync(
+  package func run(
     full: Bool, feed: Bool = false, feedURL: String? = nil, feedMaxAge: String? = nil,
     pgURL: String? = nil, format: ListFormat
   ) async -> ExitStatus {
@@ -77,7 +58,7 @@ extension GutenbergApp {
       var object = SyncText.object(run)
       let counts = service.syncCounts()
       object["books"] = counts?.books ?? NSNull()
-      object["feed"] = Self.feedObject(run.feed)
+      object["feed"] = SyncText.feedObject(run.feed)
       object["base_books"] = counts?.baseBooks ?? NSNull()
       object["added_books"] = counts?.addedBooks ?? NSNull()
       object["synced_books"] = counts?.syncedBooks ?? NSNull()
@@ -88,10 +69,10 @@ extension GutenbergApp {
           "in_subjects_you_keep": found.inSubjectsYouKeep,
         ]
       }
-      output.print(Self.json(object))
+      output.print(JSONText.object(object))
     case .automatic:
       // On standard error, so standard output stays the one summary line scripts read.
-      if let line = Self.feedLine(run.feed) {
+      if let line = SyncText.feedLine(run.feed) {
         output.printError(line.isError ? "error: \(line.text)" : line.text)
       }
       if run.result == .failed {
@@ -101,7 +82,7 @@ extension GutenbergApp {
         if let note = run.note { output.printError("note: \(Sanitizer.sanitize(note))") }
         // What arrived, on standard error: standard output stays the one summary line.
         if let found = await service.arrivals(of: run),
-          let line = Self.arrivalLine(found, hint: "gutenberg new")
+          let line = NewRunner.arrivalLine(found, hint: "gutenberg new")
         {
           output.printError(line)
         }
@@ -134,7 +115,7 @@ extension GutenbergApp {
   }
 
   /// The exit status of a sync: 0 when it went well, else by what stopped it.
-  static func status(of run: SyncReport) -> ExitStatus {
+  nonisolated static func status(of run: SyncReport) -> ExitStatus {
     switch run.cause {
     case nil: run.result == .ok ? .ok : .failure
     case .cancelled?: .interrupted
@@ -144,37 +125,4 @@ extension GutenbergApp {
     }
   }
 
-  /// The `catalogue` object of `status --json`.
-  static func syncObject(_ sync: SyncStatus) -> [String: Any] {
-    [
-      "snapshot": sync.snapshotDate, "snapshot_books": sync.snapshotBooks,
-      "synced_books": sync.syncedBooks, "books": sync.books, "base_books": sync.baseBooks,
-      "added_books": sync.addedBooks,
-      "as_of": sync.lastSuccess.map(iso8601) ?? NSNull(),
-      "local_first": sync.localFirst,
-      "fresh_until": sync.freshUntil.map(iso8601) ?? NSNull(),
-      "next_sync_due": sync.nextSyncDue.map(iso8601) ?? NSNull(),
-      "last_sync": sync.lastRun.map(SyncText.object) ?? NSNull(),
-      "problem": sync.problem.map { Sanitizer.sanitize($0) } ?? NSNull(),
-    ]
-  }
-
-  /// `gutenberg sync --log`: the last 20 syncs, oldest first.
-  package func syncLog(format: ListFormat) async -> ExitStatus {
-    let runs: [SyncReport]
-    do {
-      runs = try service.syncHistory()
-    } catch {
-      return fail(error)
-    }
-    switch format {
-    case .json:
-      let objects = runs.map(SyncText.object)
-      output.print(Self.json(objects, empty: "[]"))
-    case .automatic:
-      if runs.isEmpty { output.printError("No sync yet: `gutenberg sync` makes the first.") }
-      for run in runs { output.print(SyncText.logLine(run, timeZone: .current)) }
-    }
-    return .ok
-  }
 }

@@ -1,30 +1,18 @@
 import Catalog
 import Foundation
 
-/// Bookmarks and notes: `b [note]`, `bookmarks` and `g bN` in the reader, and
-/// `gutenberg bookmarks [ID]`.
-extension GutenbergApp {
-  /// Where to open a book read before, and a note when its file changed since: the saved words
-  /// found elsewhere, or not found (then the book opens at its start, never at a wrong place).
-  static func resumePlace(_ saved: ReadingPosition?, in text: BookText) -> (Int?, String?) {
-    guard let saved else { return (nil, nil) }
-    let offset = saved.byteOffset ?? text.offset(ofLine: saved.line)
-    switch PlaceQuote.locate(saved.quote, savedAt: offset, in: text) {
-    case .same(let top):
-      return (top, nil)
-    case .moved(let top):
-      return (top, "note: this file changed since you last read it; your place was found again")
-    case .lost:
-      return (
-        nil,
-        "note: this file changed since you last read it and your place (\(BookmarkText.shortQuote(saved.quote)))"
-          + " is not in it; opening at the start (/ searches for words)"
-      )
-    }
+/// `gutenberg bookmarks [ID]`: the bookmarks and notes made in the reader, every book's or one
+/// book's, as lines, TSV or JSON.
+package struct BookmarksRunner: CommandRunner {
+  let context: AppContext
+
+  /// A runner over `context`.
+  package init(context: AppContext) {
+    self.context = context
   }
 
-  /// `gutenberg bookmarks [ID]`: every bookmark (or one book's), as lines, TSV or JSON.
-  package func bookmarksList(id: Int?, format: ListFormat) async -> ExitStatus {
+  /// Lists the bookmarks.
+  package func run(id: Int?, format: ListFormat) async -> ExitStatus {
     let bookmarks: [Bookmark]
     do {
       bookmarks = try await service.bookmarks(id: id)
@@ -38,18 +26,18 @@ extension GutenbergApp {
         [
           "id": bookmark.bookID, "bookmark": "b\(number)", "byte_offset": bookmark.byteOffset,
           "quote": bookmark.quote, "note": bookmark.note, "key": bookmark.key,
-          "created_at": Self.iso8601(bookmark.createdAt),
-          "updated_at": Self.iso8601(bookmark.updatedAt),
+          "created_at": JSONText.iso8601(bookmark.createdAt),
+          "updated_at": JSONText.iso8601(bookmark.updatedAt),
         ]
       }
       // JSONSerialization pretty-prints an empty array over three lines.
-      output.print(objects.isEmpty ? "[]" : Self.json(objects as Any, empty: "[]"))
+      output.print(objects.isEmpty ? "[]" : JSONText.text(objects, empty: "[]"))
     case .automatic where !output.isTerminal:
       output.print(
         numbered.map { number, bookmark in
           [
             String(bookmark.bookID), "b\(number)", String(bookmark.byteOffset),
-            Self.iso8601(bookmark.createdAt), TSVRenderer.field(bookmark.note),
+            JSONText.iso8601(bookmark.createdAt), TSVRenderer.field(bookmark.note),
             TSVRenderer.field(bookmark.quote),
           ].joined(separator: "\t")
         })
@@ -66,7 +54,8 @@ extension GutenbergApp {
           book = bookmark.bookID
           let title = (try? await service.downloads(id: bookmark.bookID))?.first?.title
           lines.append(
-            "\(bookmark.bookID)  " + shortTitle(title ?? "")
+            "\(bookmark.bookID)  "
+              + DisplayWidth.truncate(Sanitizer.title(title ?? ""), toCells: 60)
               + "  (gutenberg read \(bookmark.bookID), then g bN)")
         }
         lines.append(

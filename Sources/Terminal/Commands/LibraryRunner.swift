@@ -2,10 +2,17 @@ import Catalog
 import Foundation
 import Gutendex
 
-/// `gutenberg library`: the downloaded books.
-extension GutenbergApp {
-  /// `gutenberg library [--json]`: aligned on a terminal, TSV in a pipe.
-  package func libraryList(format: ListFormat) async -> ExitStatus {
+/// `gutenberg library`: the downloaded books, or remove some (files and rows).
+package struct LibraryRunner: CommandRunner {
+  let context: AppContext
+
+  /// A runner over `context`.
+  package init(context: AppContext) {
+    self.context = context
+  }
+
+  /// `library [--json]`: aligned on a terminal, TSV in a pipe.
+  package func list(format: ListFormat) async -> ExitStatus {
     let entries: [LibraryEntry]
     do {
       entries = try await service.downloads()
@@ -19,13 +26,13 @@ extension GutenbergApp {
         [
           "id": row.entry.id, "format": row.entry.format, "title": row.entry.title,
           "path": row.entry.path, "size": row.entry.size,
-          "fetched_at": Self.iso8601(row.entry.fetchedAt),
+          "fetched_at": JSONText.iso8601(row.entry.fetchedAt),
           // Rows stored before URLs were kept without credentials are shown without them.
           "validator": row.entry.validator ?? NSNull(), "url": URL.redacting(row.entry.url),
           "present": row.isPresent,
         ]
       }
-      output.print(Self.json(objects, empty: "[]"))
+      output.print(JSONText.text(objects, empty: "[]"))
     case .automatic:
       if output.isTerminal {
         output.print(screen.lines(width: output.width, style: output.style))
@@ -36,8 +43,8 @@ extension GutenbergApp {
     return .ok
   }
 
-  /// `gutenberg library remove ID...`: deletes each book's files and rows.
-  package func libraryRemove(ids: [Int]) async -> ExitStatus {
+  /// `library remove ID...`: deletes each book's files and rows.
+  package func remove(ids: [Int]) async -> ExitStatus {
     var status = ExitStatus.ok
     for id in ids {
       let removed: [LibraryEntry]

@@ -1,22 +1,32 @@
 import Catalog
 import Foundation
 
-/// `gutenberg read`: the plain-text edition in a line-mode pager, resuming where the reader
-/// left off.
-extension GutenbergApp {
-  /// `gutenberg read ID`: downloads the text when needed, then pages it (or prints it when
-  /// standard output is not a terminal and `pager` is not set); with `at`, from the page (or
-  /// the line) holding that byte offset rather than where the reader stopped.
-  package func read(
+/// `gutenberg read ID`: the plain-text edition in the line-mode reader (downloaded into the
+/// library first when needed), resuming where the reader left off; printed when standard
+/// output is not a terminal.
+package struct ReadRunner: CommandRunner {
+  let context: AppContext
+
+  /// A runner over `context`.
+  package init(context: AppContext) {
+    self.context = context
+  }
+
+  /// Reads book `id`: pages it (or prints it when standard output is not a terminal and
+  /// `pager` is not set); with `offset`, from the page holding that byte offset rather than
+  /// where the reader stopped.
+  package func run(
     id: Int, raw: Bool, pager: Bool, mirror mirrorText: String?, at offset: Int? = nil,
     input: any LineSource
   ) async -> ExitStatus {
     let entry: LibraryEntry
-    switch await localText(id: id, mirror: mirrorText) {
-    case .success(let value): entry = value
+    switch await LibraryFiles(context: context).file(
+      id: id, format: .text, mirror: mirrorText, ownsInterrupts: true)
+    {
+    case .success(let found): entry = found.entry
     case .failure(let failure): return failure.status
     }
-    let input = Self.terminalInput(replacing: input, options: options)
+    let input = context.terminalInput(replacing: input)
     defer { input.stop() }
     return await open(
       entry, raw: raw, pager: output.isTerminal || pager, at: offset, input: input)
@@ -54,54 +64,26 @@ extension GutenbergApp {
     ).run()
   }
 
-  /// Download and read for the interactive browser.
-  func bookActions(input: any LineSource) -> BookActions {
-    BookActions(
-      download: { [unowned self] book in
-        // Into the library, where `read` puts texts too; one the library has is not fetched
-        // again.
-        let usual = (try? BookFormat.choose(nil, for: book))?.format
-        switch await libraryFile(
-          id: book.id, format: nil, usual: usual, mirror: nil, ownsInterrupts: false)
-        {
-        case .success(let found):
-          output.printError(
-            found.wasThere
-              ? "Already in the library: \(found.entry.path)"
-              : "Downloaded: \(found.entry.path)")
-          return found.entry.path
-        case .failure:
-          return nil
-        }
-      },
-      read: { [unowned self] book in
-        guard
-          case .success(let entry) = await localText(
-            id: book.id, mirror: nil, ownsInterrupts: false)
-        else { return }
-        _ = await open(entry, raw: false, pager: true, input: input)
-      },
-      downloads: { [unowned self] id in await downloadLabels(id: id) },
-      grep: { [unowned self] words in
-        _ = await librarySearch(words: [words], format: .automatic, onScreen: true)
-      })
-  }
-
-  /// `path` for each download of the book, `path (missing)` when the file is gone.
-  func downloadLabels(id: Int) async -> [String] {
-    ((try? await service.downloads(id: id)) ?? []).map {
-      $0.isPresent ? $0.path : "\($0.path) (missing)"
+  /// Where to open a book read before, and a note when its file changed since: the saved words
+  /// found elsewhere, or not found (then the book opens at its start, never at a wrong place).
+  nonisolated static func resumePlace(_ saved: ReadingPosition?, in text: BookText) -> (
+    Int?, String?
+  ) {
+    guard let saved else { return (nil, nil) }
+    let offset = saved.byteOffset ?? text.offset(ofLine: saved.line)
+    switch PlaceQuote.locate(saved.quote, savedAt: offset, in: text) {
+    case .same(let top):
+      return (top, nil)
+    case .moved(let top):
+      return (top, "note: this file changed since you last read it; your place was found again")
+    case .lost:
+      return (
+        nil,
+        "note: this file changed since you last read it and your place "
+          + "(\(BookmarkText.shortQuote(saved.quote))) is not in it; opening at the start "
+          + "(/ searches for words)"
+      )
     }
-  }
-
-  /// The book's text file: the library's, or downloaded now into `<data>/books`.
-  /// `ownsInterrupts`: take over Ctrl-C for the download (the browser's runner has its own).
-  func localText(id: Int, mirror mirrorText: String?, ownsInterrupts: Bool = true) async -> Result<
-    LibraryEntry, GetFailure
-  > {
-    await libraryFile(
-      id: id, format: .text, mirror: mirrorText, ownsInterrupts: ownsInterrupts
-    ).map(\.entry)
   }
 
   /// The text for a pipe: every visible line (from the one holding byte `offset`), sanitised,

@@ -1,15 +1,17 @@
 import Catalog
 import Foundation
 
-/// `gutenberg doctor`: the data directory's files checked, and damaged stores repaired.
-extension GutenbergApp {
+/// `gutenberg doctor`: the data directory's files checked, and damaged stores repaired. It
+/// opens no store through the service (which would refuse a damaged one before the doctor
+/// could look at it): only the location.
+package enum DoctorRunner {
   /// `gutenberg doctor [--repair]`: one line per file on standard output (failures as `error:`
   /// lines on standard error). Built without the app, whose service would open the stores
   /// (and refuse a damaged one) before the doctor could look at them.
   ///
   /// Exit status: 0 when every file is sound or was repaired, 65 when damage is left, 1 when a
   /// file could not be checked or repaired.
-  package static func doctor(
+  package static func run(
     location: StoreLocation, repair: Bool, output: TerminalOutput
   ) -> ExitStatus {
     let findings = StoreDoctor.examine(location, repair: repair)

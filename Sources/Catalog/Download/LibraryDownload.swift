@@ -1,22 +1,26 @@
 import Foundation
 import Gutendex
 
-/// The download intent: the book, its edition, the file name, the part files, the lock and
-/// the library row, all in one place; the front only shows events and the outcome.
-extension CatalogService {
+/// One attempt at a book's file, with everything that keeps it safe: the edition and the file
+/// name, the target's lock (one download per file at a time), the part files and their resume,
+/// a file an earlier run published but did not record (adopted), and the library row. A
+/// ``DownloadPlan`` runs one per mirror and edition it tries.
+struct LibraryDownload: Sendable {
+  let service: CatalogService
+
   /// Downloads book `request.id` and records it in the library.
   ///
   /// One download per target at a time: a second one waits for the first (reported once as
   /// ``DownloadEvent/waiting(pid:destination:)``) and then finds the file there. A file of the
   /// right size that an earlier run published but did not record (it was killed in between) is
   /// adopted instead of refused; so is a file the library already has at this path.
-  public func download(
+  func run(
     _ request: DownloadRequest, events: @escaping @Sendable (DownloadEvent) -> Void = { _ in }
   ) async throws(CatalogError) -> DownloadOutcome {
-    let book = try await book(id: request.id).book
+    let book = try await service.book(id: request.id).book
     let choice = try BookFormat.choose(request.format, for: book)
     let url = request.mirror?.rewrite(choice.url) ?? choice.url
-    guard network.current != .simulatedOffline else {
+    guard service.network.current != .simulatedOffline else {
       throw .needsNetwork("downloading book \(request.id)")
     }
     let destination: URL
@@ -41,7 +45,7 @@ extension CatalogService {
     events(.lockAcquired)
     let entry = LibraryEntry(
       id: request.id, format: choice.format.description, title: request.cleanTitle(book.title),
-      path: destination.path, size: 0, fetchedAt: now(), validator: nil,
+      path: destination.path, size: 0, fetchedAt: service.now(), validator: nil,
       // Stored without credentials: the library is no place for a mirror's password.
       url: url.redacted)
     if !request.replace, let found = try await existing(entry, at: destination) {
@@ -57,7 +61,7 @@ extension CatalogService {
     // Through the client's pipeline: each request is in the log `status` shows and in
     // `--verbose`, as the pages' are.
     let downloader = Downloader(
-      pipeline: client.pipeline.observed(by: request.observer),
+      pipeline: service.client.pipeline.observed(by: request.observer),
       stallTimeout: request.stallTimeout, minimumSpeed: request.minimumSpeed)
     let result: DownloadResult
     do {
@@ -73,7 +77,7 @@ extension CatalogService {
     var recorded = entry
     recorded.size = result.size
     recorded.validator = result.validator
-    recorded.fetchedAt = now()
+    recorded.fetchedAt = service.now()
     return await record(recorded, kind: .downloaded, result: result, destination: destination)
   }
 
@@ -90,7 +94,7 @@ extension CatalogService {
       adopted.validator = mark.validator
       return await record(adopted, kind: .adopted, result: nil, destination: destination)
     }
-    let rows = try await downloads(id: entry.id)
+    let rows = try await service.downloads(id: entry.id)
     if let row = rows.first(where: {
       $0.path == destination.path && $0.format == entry.format && $0.size == size
     }) {
@@ -105,7 +109,7 @@ extension CatalogService {
     _ entry: LibraryEntry, kind: DownloadOutcome.Kind, result: DownloadResult?, destination: URL
   ) async -> DownloadOutcome {
     do {
-      try await recordDownload(entry)
+      try await service.recordDownload(entry)
     } catch {
       return DownloadOutcome(entry: entry, kind: kind, result: result, recordProblem: error)
     }

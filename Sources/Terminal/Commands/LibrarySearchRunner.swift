@@ -1,14 +1,21 @@
 import Catalog
 import Foundation
 
-/// `gutenberg library search WORDS`: the words in every downloaded text.
-extension GutenbergApp {
+/// `gutenberg library search WORDS` (and the browser's `grep`): the words in every downloaded
+/// text.
+package struct LibrarySearchRunner: CommandRunner {
+  let context: AppContext
+
+  /// A runner over `context`.
+  package init(context: AppContext) {
+    self.context = context
+  }
+
   /// Prints each line of the library's texts holding `words` (case- and accent-insensitive):
   /// grouped by book on a terminal, one TSV line per match in a pipe, or a JSON array, written
   /// as the matches are found. Exit 0 with a match, 1 without, 64 with no words (as grep).
   /// `onScreen` (the browser's `grep`): grouped by book even in a pipe, as its screens are.
-  package func librarySearch(words: [String], format: ListFormat, onScreen: Bool = false) async
-    -> ExitStatus
+  package func run(words: [String], format: ListFormat, onScreen: Bool = false) async -> ExitStatus
   {
     let phrase = words.joined(separator: " ")
     // The line is indented by 4 under its book, and `»` `«` take 2 more cells without colour.

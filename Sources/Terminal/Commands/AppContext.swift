@@ -2,21 +2,22 @@ import Catalog
 import Foundation
 import Gutendex
 
-/// Everything the `gutenberg` executable can do, one method per command.
-///
-/// The executable only parses options and calls one of these; each writes its result to
-/// ``output`` and returns the exit status, with failures as one clear line on standard error.
+/// What every command runs against: the resolved configuration, the catalogue service opened
+/// from it, and the output. A runner (one per subcommand) turns its options into calls on the
+/// service and prints the result; this holds only what they all share.
 @MainActor
-package final class GutenbergApp {
+package final class AppContext {
   /// The catalogue every command goes through.
   package let service: CatalogService
   /// Where results and errors are printed.
   package let output: TerminalOutput
-  let options: AppOptions
   /// Every option and environment variable, resolved.
-  let configuration: AppConfiguration
+  package let configuration: AppConfiguration
 
-  /// Builds the service from the options: server, data directory, cache, embedded catalogue.
+  /// The options as given.
+  package var options: AppOptions { configuration.options }
+
+  /// Resolves `options` and opens the service.
   package convenience init(options: AppOptions, output: TerminalOutput)
     async
     throws(AppStartError)
@@ -30,13 +31,13 @@ package final class GutenbergApp {
     try await self.init(configuration: configuration, output: output)
   }
 
-  /// Builds the service from the resolved configuration.
+  /// Opens the service the configuration describes: server, data directory, cache, local
+  /// catalogue.
   package init(configuration: AppConfiguration, output: TerminalOutput)
     async
     throws(AppStartError)
   {
     let options = configuration.options
-    self.options = options
     self.configuration = configuration
     self.output = output
     let location = configuration.location
@@ -70,11 +71,7 @@ package final class GutenbergApp {
     if options.offline { service.simulateOffline(true) }
   }
 
-  /// The catalogue built into the program, the last fallback (loaded on first use).
-  static func embeddedCatalogue() -> LocalCatalogue {
-    LocalCatalogue.embedded()
-  }
-
+  /// `request: GET URL → HTTP 200 (12 ms, attempt 1)` on standard error for every request.
   static func requestPrinter(_ output: TerminalOutput) -> @Sendable (RequestEvent) -> Void {
     { event in
       let outcome: String
@@ -90,12 +87,6 @@ package final class GutenbergApp {
     }
   }
 
-  /// Where the data and the cache live; nonisolated, as option validation needs it before
-  /// there is an app.
-  nonisolated static func location(options: AppOptions) -> StoreLocation {
-    AppConfiguration.location(options: options)
-  }
-
   /// Closes the stores (after the last command): nothing is read or written after it.
   package func close() async {
     await service.close()
@@ -107,37 +98,31 @@ package final class GutenbergApp {
     return ExitStatus(error)
   }
 
+  /// Writes `message` as an error line and returns `status`.
   func fail(_ message: String, _ status: ExitStatus) -> ExitStatus {
     output.printError("error: \(message)")
     return status
   }
 
-  // MARK: - Interactive
-
-  /// The interactive browser, reading commands from `input` until `q` or end of input.
-  package func browse(query: BookQuery, input plain: any LineSource) async -> ExitStatus {
-    let input = Self.terminalInput(replacing: plain, options: options)
-    let session = InteractiveSession(service: service, output: output, query: query)
-    session.bookActions = bookActions(input: input)
-    session.suggest = { [service] query, found in
-      await service.suggestions(for: query, found: found)
+  /// Says once on standard error that a damaged local catalogue was set aside.
+  func noteDamage() {
+    if let note = service.takeLocalCatalogueDamageNote() {
+      output.printError("note: \(Sanitizer.sanitize(note))")
     }
-    let runner = SessionRunner(session: session, output: output, input: input)
-    let sync = startBackgroundSync(interactive: input.isInteractive)
-    defer { sync?.cancel() }
-    return await runner.run()
   }
-}
 
-extension GutenbergApp {
   /// The line editor when `plain` is this process's terminal (history in the data
   /// directory's `history` file); `plain` itself when it is a pipe, a file or a test's lines.
-  static func terminalInput(replacing plain: any LineSource, options: AppOptions)
-    -> any LineSource
-  {
+  func terminalInput(replacing plain: any LineSource) -> any LineSource {
     guard plain is StandardInput, plain.isInteractive, LineEditor.isAvailable else { return plain }
-    let directory = location(options: options).dataDirectory
+    let directory = configuration.location.dataDirectory
     return EditedInput(historyFile: directory.appendingPathComponent("history"))
+  }
+
+  /// `<data>/books`: where the browser's `d` and `read` (and the `read` command) put the books
+  /// they fetch, so a book is fetched once whichever asks.
+  var libraryDirectory: URL {
+    configuration.location.dataDirectory.appendingPathComponent("books", isDirectory: true)
   }
 }
 

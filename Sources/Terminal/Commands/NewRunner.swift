@@ -2,12 +2,21 @@ import Catalog
 import Foundation
 import Gutendex
 
-extension GutenbergApp {
+/// `gutenberg new`: the books syncs added since the last sync (or a moment), those by authors
+/// of your favourites first, then those in their subjects and on their bookshelves.
+package struct NewRunner: CommandRunner {
+  let context: AppContext
+
+  /// A runner over `context`.
+  package init(context: AppContext) {
+    self.context = context
+  }
+
   /// `gutenberg new`: the books syncs added since the last sync (or `since`), those by authors
   /// of your favourites first, then those in their subjects and on their bookshelves.
   /// The first page (32, as `list` prints) unless `all`.
-  package func new(since: NewBooks.Since, languages: [String], all: Bool, format: ListFormat)
-    async -> ExitStatus
+  package func run(since: NewBooks.Since, languages: [String], all: Bool, format: ListFormat) async
+    -> ExitStatus
   {
     let found: NewBooks
     do {
@@ -24,12 +33,11 @@ extension GutenbergApp {
       output.print(Self.newJSON(found))
     case .automatic where output.isTerminal:
       output.print(
-        Self.newLines(
-          found, width: output.width, style: output.style, timeZone: .current,
-          more: "gutenberg new --all"))
+        NewScreen(found: found, timeZone: .current, more: "gutenberg new --all")
+          .lines(width: output.width, style: output.style))
     case .automatic:
       // Standard output stays rows only, for scripts.
-      if found.total == 0 { output.printError(Self.nothingNewLine(found, timeZone: .current)) }
+      if found.total == 0 { output.printError(NewScreen.nothingNewLine(found, timeZone: .current)) }
       output.print(found.items.map(Self.newTSVLine))
       if found.items.count < found.total {
         output.printError(
@@ -38,18 +46,6 @@ extension GutenbergApp {
       }
     }
     return .ok
-  }
-
-  /// What a terminal shows (see ``NewScreen``).
-  nonisolated static func newLines(
-    _ found: NewBooks, width: Int, style: Style, timeZone: TimeZone, more: String
-  ) -> [String] {
-    NewScreen(found: found, timeZone: timeZone, more: more).lines(width: width, style: style)
-  }
-
-  /// `nothing new since 2026-11-25 14:02 (the last sync)`.
-  nonisolated static func nothingNewLine(_ found: NewBooks, timeZone: TimeZone) -> String {
-    NewScreen.nothingNewLine(found, timeZone: timeZone)
   }
 
   /// `note: the local catalogue is damaged (…)…`, when it could not be read.
@@ -64,7 +60,7 @@ extension GutenbergApp {
   /// (empty when unknown) and the reason (empty for the rest).
   nonisolated static func newTSVLine(_ item: NewBooks.Item) -> String {
     [
-      TSVRenderer.line(item.book), iso8601(item.added), item.issued ?? "",
+      TSVRenderer.line(item.book), JSONText.iso8601(item.added), item.issued ?? "",
       item.reason.map { Sanitizer.sanitize($0.text) } ?? "",
     ].joined(separator: "\t")
   }
@@ -87,12 +83,12 @@ extension GutenbergApp {
             "text": Sanitizer.sanitize($0.text),
           ]
         } ?? NSNull()
-      return "{\"added\":\(encoded(iso8601(item.added))),"
+      return "{\"added\":\(encoded(JSONText.iso8601(item.added))),"
         + "\"issued\":\(encoded(item.issued ?? NSNull() as Any)),"
         + "\"reason\":\(encoded(reason)),"
         + "\"book\":\(String(decoding: item.book.rawJSON, as: UTF8.self))}"
     }
-    return "{\"since\":\(encoded(iso8601(found.since))),"
+    return "{\"since\":\(encoded(JSONText.iso8601(found.since))),"
       + "\"since_last_sync\":\(found.sinceLastSync),"
       + "\"count\":\(found.total),"
       + "\"results\":[" + results.joined(separator: ",\n") + "]}"

@@ -1,0 +1,142 @@
+import Catalog
+import Foundation
+
+/// `gutenberg favorites`: list, add, remove, export, import and refresh the favourites.
+package struct FavoritesRunner: CommandRunner {
+  let context: AppContext
+
+  /// A runner over `context`.
+  package init(context: AppContext) {
+    self.context = context
+  }
+
+  /// `favorites list`: aligned on a terminal, TSV in a pipe (as they are read: 10,000
+  /// favourites never sit in memory at once), or the export document.
+  package func list(order: FavoriteOrder, format: ListFormat) async -> ExitStatus {
+    do {
+      switch format {
+      case .json:
+        try await exportToStandardOutput()
+      case .automatic where !output.isTerminal:
+        let output = self.output
+        try await service.forEachFavorites(order: order) { window in
+          output.print(window.map(Self.tsvLine))
+        }
+      case .automatic:
+        let favorites = try await service.allFavorites(order: order)
+        output.print(
+          FavoritesScreen(
+            order: .newest, rows: ScreenMapping.favoriteRows(favorites), hints: [],
+            emptyText: FavoritesScreen.commandLineEmptyText
+          ).lines(width: output.width, style: output.style))
+      }
+      return .ok
+    } catch {
+      return fail(error)
+    }
+  }
+
+  /// A favourite's row in a pipe: the book's TSV fields and when it was added.
+  nonisolated static func tsvLine(_ favorite: Favorite) -> String {
+    TSVRenderer.line(favorite.book) + "\t" + JSONText.iso8601(favorite.addedAt)
+  }
+
+  /// `favorites add ID...`: each fetched from the server (or a fallback) and saved.
+  package func add(ids: [Int]) async -> ExitStatus {
+    var status = ExitStatus.ok
+    for id in ids {
+      do {
+        let (book, added) = try await service.addFavorite(id: id)
+        let title = DisplayWidth.truncate(Sanitizer.title(book.title), toCells: 60)
+        output.printError("\(added ? "added" : "already a favourite"): \(id) \(title)")
+      } catch {
+        status = fail(error)
+      }
+    }
+    return status
+  }
+
+  /// `favorites remove ID...`.
+  package func remove(ids: [Int]) async -> ExitStatus {
+    var status = ExitStatus.ok
+    for id in ids {
+      do {
+        if try await service.removeFavorites(ids: [id]) > 0 {
+          output.printError("removed: \(id)")
+        } else {
+          status = fail("\(id) is not a favourite", .failure)
+        }
+      } catch {
+        status = fail(error)
+      }
+    }
+    return status
+  }
+
+  /// `favorites export [-o FILE]`: the versioned JSON document, to standard output or a file.
+  package func export(to path: String?) async -> ExitStatus {
+    do {
+      if let path {
+        let file = URL(fileURLWithPath: HomePath.expand(path))
+        let count = try await service.exportFavorites(to: file)
+        output.printError("Exported \(TextFormat.plural(count, "favourite")) to \(file.path)")
+      } else {
+        try await exportToStandardOutput()
+      }
+      return .ok
+    } catch {
+      return fail(error)
+    }
+  }
+
+  /// The export document to standard output, a piece at a time as it is read.
+  private func exportToStandardOutput() async throws(CatalogError) {
+    let output = self.output
+    try await service.exportFavorites(streamingTo: { piece in
+      output.write(String(decoding: piece, as: UTF8.self))
+    })
+  }
+
+  /// `favorites import FILE` (`-` reads standard input).
+  package func importFile(_ path: String) async -> ExitStatus {
+    let data: Data
+    do {
+      data = try await ImportSource.read(HomePath.expand(path))
+    } catch {
+      return fail("cannot read \(path): \(InteractiveSession.reason(error))", .failure)
+    }
+    do {
+      let source = path == "-" ? "stdin" : path
+      let summary = try await service.importFavorites(data, source: source)
+      var reading: [String] = []
+      if summary.bookmarksAdded + summary.bookmarksUpdated > 0 {
+        reading.append(
+          "bookmarks: \(summary.bookmarksAdded) added, \(summary.bookmarksUpdated) updated")
+      }
+      if summary.positionsUpdated > 0 {
+        reading.append(
+          "\(TextFormat.plural(summary.positionsUpdated, "reading position")) taken (newer)")
+      }
+      output.printError(
+        "Imported from \(source): \(summary.added) added, "
+          + "\(summary.updated) updated, \(summary.unchanged) unchanged"
+          + reading.map { "; \($0)" }.joined())
+      return .ok
+    } catch {
+      return fail(error)
+    }
+  }
+
+  /// `favorites refresh`: fresh snapshots from the server, 32 ids a request.
+  package func refresh() async -> ExitStatus {
+    do {
+      let result = try await service.refreshFavorites()
+      output.printError(
+        "Refreshed \(TextFormat.plural(result.updated, "favourite"))"
+          + (result.missing > 0 ? "; \(result.missing) no longer on the server (kept)" : ""))
+      return .ok
+    } catch {
+      return fail(error)
+    }
+  }
+}
