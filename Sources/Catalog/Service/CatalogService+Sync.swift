@@ -41,80 +41,23 @@ extension CatalogService {
     return due <= now()
   }
 
-  /// The ids the user holds: favourites and downloaded books.
-  func heldIDs() async throws(CatalogError) -> [Int] {
-    do {
-      let favoriteIDs = try await favorites.favoriteIDsAsync()
-      let libraryIDs = try await favorites.libraryIDsAsync()
-      return Array(Set(favoriteIDs + libraryIDs)).sorted()
-    } catch {
-      throw CatalogError(error)
-    }
-  }
-
   /// How many requests `sync --full` will make (every page, plus the holdings' batches).
   public func fullSyncEstimate() async throws(CatalogError) -> Int {
-    guard let files = local?.files else { throw .notAvailableOffline("a sync") }
-    let held = try await heldIDs()
-    do {
-      return try CatalogueSync(client: client, files: files).fullRequestEstimate(
-        holdings: held.count)
-    } catch {
-      throw .localCatalogueUnavailable("\(error)")
-    }
+    try await LocalSync(service: self).fullSyncEstimate()
   }
 
-  /// Brings the local catalogue up to date from the server (new books, then the favourites'
-  /// and library's books in `ids=` batches); favourites the server no longer has are marked.
-  /// The run is returned whatever its result (and logged); only "cannot sync at all" throws.
-  /// `feed` replaces the policy's feed refresh (`sync --feed`, `--feed-url`), `sources` its
-  /// sources (`sync --pg-url`).
-  ///
-  /// `events` hears what the sync has done so far, as it goes (pages, the feed's bytes and
-  /// books), from any thread: what a progress line draws.
+  /// Brings the local catalogue up to date (see ``LocalSync``): from Project Gutenberg's files
+  /// and the server (new books, then the favourites' and library's books in `ids=` batches);
+  /// favourites the server no longer has are marked. The run is returned whatever its result
+  /// (and logged); only "cannot sync at all" throws. `feed` replaces the policy's feed refresh
+  /// (`sync --feed`, `--feed-url`), `sources` its sources (`sync --pg-url`); `events` hears
+  /// what the sync has done so far, from any thread (what a progress line draws).
   public func syncCatalogue(
     full: Bool = false, feed: FeedOptions? = nil, sources: SyncSources? = nil,
     events: (@Sendable (SyncEvent) -> Void)? = nil
   ) async throws(CatalogError) -> SyncReport {
-    guard let local, let files = local.files else {
-      throw .localCatalogueUnavailable("there is no local catalogue to sync")
-    }
-    guard mode != .localOnly else {
-      throw .localCatalogueUnavailable(
-        "--source local never asks the server: sync with --source auto or server")
-    }
-    guard network.current != .simulatedOffline else { throw .needsNetwork("a sync") }
-    let held = try await heldIDs()
-    var sync = CatalogueSync(
-      client: client, files: files, feed: (feed ?? local.policy.feed)?.policy, now: now)
-    sync.events = events
-    let sources = sources ?? local.policy.sources
-    sync.gutenberg = sources.gutenberg
-    sync.walksServer = sources.walksServer
-    let outcome = await sync.run(holdings: held, full: full)
-    // Only the server's own answers say whether the server is up (not Project Gutenberg's).
-    switch outcome.run.cause {
-    case nil where sources.walksServer: network.markOnline()
-    case .unavailable? where sources.walksServer, .rateLimited? where sources.walksServer:
-      network.markOffline(outcome.run.note ?? "the server is unavailable", at: now())
-    default: break
-    }
-    if outcome.run.result != .failed {
-      local.reload()
-      if !outcome.held.isEmpty || !outcome.missing.isEmpty {
-        do {
-          try await favorites.applyRefreshAsync(
-            books: outcome.held, missingIDs: outcome.missing, at: now())
-        } catch {
-          record(url: "favourites", origin: .cache, error: error.description)
-        }
-      }
-    }
-    record(
-      url: "sync: \(outcome.run.added) new, \(outcome.run.updated) updated",
-      origin: .local, error: outcome.run.note,
-      duration: .milliseconds(Int64(outcome.run.seconds * 1000)))
-    return SyncReport(outcome.run)
+    try await LocalSync(service: self).run(
+      full: full, feed: feed, sources: sources, events: events)
   }
 
   /// The last syncs recorded (at most 20), oldest first; empty before the first.
@@ -142,19 +85,5 @@ extension CatalogService {
     return await Task.detached(priority: .userInitiated) {
       (try? local.store().suggestions(for: query, found: found)) ?? []
     }.value
-  }
-}
-
-extension CatalogService {
-  /// Keeps what the server sent in normal use for the local catalogue: the books go to the
-  /// pending list the next sync merges (and a local detail reads at once). Best effort: a
-  /// running sync or a file that cannot be written skips it (the request log says so).
-  func upsertSeen(_ books: [Book]) {
-    guard let files = local?.files, !books.isEmpty else { return }
-    do {
-      try files.upsertSeen(books.map(\.rawJSON))
-    } catch {
-      record(url: "local catalogue", origin: .local, error: error.description)
-    }
   }
 }

@@ -38,7 +38,7 @@ struct FavoritesRefresh: Sendable {
     }
     // With no favourites nothing was sent, so nothing is known about the server.
     if !ids.isEmpty { service.network.markOnline() }
-    service.upsertSeen(books)
+    SourcePolicy(service: service).upsertSeen(books)
     let refreshedAt = service.now()
     try await StoreWork.run(on: favorites.busyWait) { [books, missing] () throws(StoreError) in
       try favorites.applyRefresh(books: books, missingIDs: missing, at: refreshedAt)

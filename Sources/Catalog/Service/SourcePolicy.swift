@@ -54,7 +54,7 @@ struct SourcePolicy: Sendable {
     do {
       let page = try await service.client.page(query)
       answered()
-      service.upsertSeen(page.results)
+      upsertSeen(page.results)
       await cache(page, for: query)
       return LoadedPage(query: query, page: page, source: .network)
     } catch {
@@ -88,7 +88,7 @@ struct SourcePolicy: Sendable {
     do {
       let book = try await service.client.book(id: id)
       answered()
-      service.upsertSeen([book])
+      upsertSeen([book])
       return LoadedBook(book: book, source: .network)
     } catch {
       if case .cancelled = error { throw .cancelled }
@@ -270,7 +270,7 @@ struct SourcePolicy: Sendable {
       let fresh = try? await service.client.book(id: id)
     {
       service.network.markOnline()
-      service.upsertSeen([fresh])
+      upsertSeen([fresh])
       return LoadedBook(book: fresh, source: .network)
     }
     return LoadedBook(book: found, source: .local(name: local.name))
@@ -282,6 +282,18 @@ struct SourcePolicy: Sendable {
     case .notFound(let id): .notInLocalCatalogue(id)
     case .pageOutOfRange(let page, let pageCount): .pageOutOfRange(page: page, pageCount: pageCount)
     case .damaged(let reason): .localCatalogueUnavailable("the \(local.name) is damaged: \(reason)")
+    }
+  }
+
+  /// Keeps what the server sent in normal use for the local catalogue: the books go to the
+  /// pending list the next sync merges (and a local detail reads at once). Best effort: a
+  /// running sync or a file that cannot be written skips it (the request log says so).
+  func upsertSeen(_ books: [Book]) {
+    guard let files = service.local?.files, !books.isEmpty else { return }
+    do {
+      try files.upsertSeen(books.map(\.rawJSON))
+    } catch {
+      service.record(url: "local catalogue", origin: .local, error: error.description)
     }
   }
 }

@@ -50,31 +50,37 @@ public struct SyncStatus: Sendable, Hashable {
 extension CatalogService {
   /// The local catalogue's status now, nil when this service has no synced catalogue files.
   public func syncStatus() -> SyncStatus? {
-    guard let local, local.files != nil else { return nil }
+    SyncStatus(service: self)
+  }
+}
+
+extension SyncStatus {
+  /// `service`'s local catalogue as recorded on disk now; nil without synced catalogue files.
+  init?(service: CatalogService) {
+    guard let local = service.local, local.files != nil else { return nil }
     var problem: String?
     var state: SyncState?
     do {
-      state = try syncState()
+      state = try service.syncState()
     } catch {
       problem = error.description
     }
-    let snapshotBooks = state?.snapshotBooks ?? EmbeddedCatalogue.bookCount
-    let localFirst = answersLocallyFirst
+    let localFirst = service.answersLocallyFirst
     var freshUntil: Date?
     if localFirst, let last = local.openedState?.lastSuccess, let maxAge = local.policy.maxAge {
       freshUntil = last.addingTimeInterval(maxAge)
     }
-    var status = SyncStatus(
+    self.init(
       snapshotDate: state?.snapshotDate ?? EmbeddedCatalogue.snapshotDate,
-      snapshotBooks: snapshotBooks, syncedBooks: state?.syncedBooks ?? 0,
+      snapshotBooks: state?.snapshotBooks ?? EmbeddedCatalogue.bookCount,
+      syncedBooks: state?.syncedBooks ?? 0,
       lastRun: state?.lastRun.map(SyncReport.init), lastSuccess: state?.lastSuccess,
       localFirst: localFirst,
-      freshUntil: freshUntil, nextSyncDue: nextSyncDue(state: state), problem: problem)
+      freshUntil: freshUntil, nextSyncDue: service.nextSyncDue(state: state), problem: problem)
     if let state {
-      status.books = state.bookCount
-      status.baseBooks = state.booksFromBase
-      status.addedBooks = state.booksAddedSince
+      books = state.bookCount
+      baseBooks = state.booksFromBase
+      addedBooks = state.booksAddedSince
     }
-    return status
   }
 }

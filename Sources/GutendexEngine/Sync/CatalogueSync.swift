@@ -94,7 +94,9 @@ public struct CatalogueSync: Sendable {
       started: started, seconds: 0, added: 0, updated: 0, requests: 0, result: .failed, full: full)
     var held: [Book] = []
     var missing: [Int] = []
-    var daily: GutenbergReading?
+    var daily: GutenbergDailyRead.Reading?
+    // The feed and PG's small files count their own requests (the counter is the walk's).
+    let feedRefresh = FeedRefresh(client: self.client, files: files, events: events, now: now)
     // The one record of what each source did; every count the run prints is taken from it.
     func tally(added: [Int] = [], updated: [Int] = []) {
       var sources: [SourceCounts] = []
@@ -183,7 +185,7 @@ public struct CatalogueSync: Sendable {
     }
     files.removeStaleIndexes(keeping: state)
     // The feed first: the walk below then only adds what is newer than the feed.
-    if let feed { run.feed = await refreshFromFeed(feed, state: &state, base: &base) }
+    if let feed { run.feed = await feedRefresh.run(feed, state: &state, base: &base) }
     // Then PG's small files: what changed since, into the pending list; books gone from a
     // newer complete list are removed now, before the pending books are merged.
     var listNote: String?
@@ -198,11 +200,13 @@ public struct CatalogueSync: Sendable {
         return next
       }
       if run.feed?.result == .refreshed { state.gutenberg = feedRead(state.gutenberg) }
-      var reading = await readGutenberg(gutenberg, state: state, base: base)
+      var reading = await GutenbergDailyRead(
+        client: self.client, files: files, events: events, now: now
+      ).read(gutenberg, state: state, base: base)
       if reading.needsFeed, run.feed?.result != .refreshed {
         // Too many records to fetch one by one: the whole feed, whatever its age.
         let policy = FeedPolicy(url: feed?.url ?? gutenberg.site.feed, maxAge: nil, force: true)
-        run.feed = await refreshFromFeed(policy, state: &state, base: &base)
+        run.feed = await feedRefresh.run(policy, state: &state, base: &base)
         if run.feed?.result == .refreshed { reading.next = feedRead(reading.next) }
       }
       let limit = LocalCatalogueFiles.removalLimit(bookCount: base.bookCount)

@@ -90,8 +90,12 @@ package final class SessionRunner {
       output.printError("cancelled")
     }
     let delay = progressDelay
-    let progress = Task {
+    // On the main actor, as the cancel below is: a sleep that ended while the command was
+    // finishing is seen as cancelled here, so a late line never outlives the command (it was
+    // drawn after `clearProgress`, and the prompt was written after it: "loading…>").
+    let progress = Task { @MainActor in
       try await Task.sleep(for: delay)
+      guard !Task.isCancelled else { return }
       output.showProgress(label)
     }
     let result = await task.value

@@ -1,9 +1,19 @@
 import Foundation
 import Gutendex
 
-extension CatalogueSync {
-  /// What reading Project Gutenberg's small files found (see ``readGutenberg(_:state:base:)``).
-  struct GutenbergReading: Sendable {
+/// One reading of Project Gutenberg's small files for a ``CatalogueSync``: what changed since the
+/// last sync, each changed book's record appended to the pending list the sync then merges.
+struct GutenbergDailyRead: Sendable {
+  /// The client whose pipeline (and timeout) every request goes through.
+  let client: GutendexClient
+  /// The local catalogue's files: the pending list and the arrivals.
+  let files: LocalCatalogueFiles
+  /// Hears each record fetched, for the progress line.
+  let events: (@Sendable (SyncEvent) -> Void)?
+  let now: @Sendable () -> Date
+
+  /// What reading Project Gutenberg's small files found (see ``read(_:state:base:)``).
+  struct Reading: Sendable {
     /// `today.rss`, the catalogue list and the records, as they went.
     var rss = SourceCounts(source: .rss)
     var csv: SourceCounts?
@@ -42,10 +52,8 @@ extension CatalogueSync {
   /// list, which the sync then merges as it merges any page. More records than
   /// `policy.recordLimit` are not fetched: the whole feed is cheaper (``needsFeed``).
   /// Called with the sync lock held; never throws.
-  func readGutenberg(_ policy: GutenbergPolicy, state: SyncState, base: GutendexEngine) async
-    -> GutenbergReading
-  {
-    var reading = GutenbergReading()
+  func read(_ policy: GutenbergPolicy, state: SyncState, base: GutendexEngine) async -> Reading {
+    var reading = Reading()
     let site = policy.site
     var next =
       state.gutenberg.flatMap { $0.site == site.base.absoluteString ? $0 : nil }
@@ -96,7 +104,7 @@ extension CatalogueSync {
     if gap ?? true {
       var counts = SourceCounts(source: .csv)
       // Kept whatever happens below (a `defer` would run after the value returned is taken).
-      func stopping() -> GutenbergReading {
+      func stopping() -> Reading {
         reading.csv = counts
         return stopping()
       }

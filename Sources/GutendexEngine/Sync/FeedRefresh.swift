@@ -8,14 +8,24 @@ import Synchronization
   import Darwin
 #endif
 
-extension CatalogueSync {
+/// A ``CatalogueSync``'s refresh from Project Gutenberg's feed (the whole catalogue in one
+/// archive), run with the sync lock held.
+struct FeedRefresh: Sendable {
+  /// The client whose pipeline (and timeout) the feed's request goes through.
+  let client: GutendexClient
+  /// The local catalogue's files: the new index, the arrivals, the state.
+  let files: LocalCatalogueFiles
+  /// Hears the feed's bytes and books as they arrive, for the progress line.
+  let events: (@Sendable (SyncEvent) -> Void)?
+  let now: @Sendable () -> Date
+
   /// Refreshes the local catalogue from Project Gutenberg's feed when `policy` says it is due:
   /// one conditional GET (an unchanged file is one 304), the body streamed through libarchive
   /// and the RDF reader, then a new index of every book the feed has plus the books held here
   /// that it lacks, committed atomically (`state` and `base` then describe it). Never throws:
   /// a feed that cannot be had or read leaves the previous catalogue and says why. Called with
   /// the sync lock held; nil when no refresh was due.
-  func refreshFromFeed(
+  func run(
     _ policy: FeedPolicy, state: inout SyncState, base: inout GutendexEngine
   ) async -> FeedOutcome? {
     guard policy.isDue(state.feed, at: now()) else { return nil }
