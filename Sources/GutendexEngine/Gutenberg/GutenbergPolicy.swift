@@ -1,7 +1,7 @@
 import Foundation
 
 /// How a sync keeps the catalogue current from Project Gutenberg's own small files (see
-/// `CatalogueSync+Gutenberg.swift`): where the site is, how long to pause between per-book
+/// `GutenbergDailyRead.swift`): where the site is, how long to pause between per-book
 /// records, how many records are worth fetching one by one before the whole feed is cheaper,
 /// and how long a `Retry-After` may ask it to wait.
 public struct GutenbergPolicy: Sendable, Hashable {

@@ -32,11 +32,11 @@ public struct CatalogueSync: Sendable {
   public var client: GutendexClient
   /// The data directory's catalogue files.
   public var files: LocalCatalogueFiles
-  /// When to refresh from Project Gutenberg's feed first (see `CatalogueSync+Feed.swift`);
+  /// When to refresh from Project Gutenberg's feed first (see `FeedRefresh.swift`);
   /// nil never.
   public var feed: FeedPolicy?
   /// Where and how to read Project Gutenberg's daily changes (see
-  /// `CatalogueSync+Gutenberg.swift`); nil not at all.
+  /// `GutenbergDailyRead.swift`); nil not at all.
   public var gutenberg: GutenbergPolicy?
   /// Whether the Gutendex server's pages are walked for new books and the held books
   /// refreshed in `ids=` batches (a self-hosted Gutendex); false when PG's own files keep the
