@@ -30,17 +30,26 @@ struct Read: GlobalOptionsCommand {
       "Open on the page holding this byte offset of the file (as `library search` prints it).",
       valueName: "byte-offset"))
   var offset: Int?
+  @Option(
+    help: ArgumentHelp(
+      "Wrap the prose to this many columns when the window is wider (also :set width N).",
+      valueName: "columns"))
+  var width: Int?
 
   func validate() throws {
     guard id > 0 else { throw ValidationError("a book id is a positive number") }
     if let offset, offset < 0 { throw ValidationError("--at is a byte offset, 0 or more") }
+    if let width, !(20...1000).contains(width) {
+      throw ValidationError("--width is a number of columns from 20 to 1000")
+    }
   }
 
   func run() async throws {
-    let (id, raw, pager, mirror, offset) = (id, raw, pager, mirror, offset)
+    let (id, raw, pager, mirror, offset, width) = (id, raw, pager, mirror, offset, width)
     try await global.run {
       await ReadRunner(context: $0).run(
-        id: id, raw: raw, pager: pager, mirror: mirror, at: offset, input: StandardInput())
+        id: id, raw: raw, pager: pager, mirror: mirror, at: offset, textWidth: width,
+        input: StandardInput())
     }
   }
 }

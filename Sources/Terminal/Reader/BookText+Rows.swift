@@ -15,11 +15,14 @@ extension BookText {
   /// indentation kept when it is under half the width, a word longer than a row cut between
   /// characters. Every piece has at least one row (a blank line is one empty row).
   func rows(of piece: TextPiece, width: Int) -> [TextRow] {
+    if piece.layout == .asWritten { return WrittenLine(bytes, piece.range).rows(width: width) }
     let indent = indent(at: piece.lineStart)
-    let prefix = indent < width / 2 ? String(repeating: " ", count: indent) : ""
+    let firstPrefix = indent < width / 2 ? String(repeating: " ", count: indent) : ""
+    // A paragraph's later rows start at the margin; a long line's keep its indentation.
+    let prefix = piece.layout == .paragraph ? "" : firstPrefix
     var rows: [TextRow] = []
-    var line = prefix
-    var used = prefix.count
+    var line = firstPrefix
+    var used = firstPrefix.count
     var hasWord = false
     var rowStart = piece.range.lowerBound
     func startRow(at start: Int) {
@@ -29,7 +32,7 @@ extension BookText {
       hasWord = false
       rowStart = max(start, rowStart + 1)
     }
-    forEachWord(in: piece.range) { word in
+    forEachWord(in: piece.range, acrossLines: piece.layout == .paragraph) { word in
       let needed = hasWord ? word.cells + 1 : word.cells
       if used + needed <= width {
         if hasWord { line += " " }
@@ -66,15 +69,20 @@ extension BookText {
 
   /// Calls `body` with each word of `range`, sanitised: escapes and control characters go,
   /// and a word they leave empty is skipped.
-  private func forEachWord(in range: Range<Int>, _ body: (Word) -> Void) {
+  private func forEachWord(
+    in range: Range<Int>, acrossLines: Bool = false, _ body: (Word) -> Void
+  ) {
     var position = range.lowerBound
     let end = range.upperBound
+    @inline(__always) func separates(_ byte: UInt8) -> Bool {
+      Self.isSpace(byte) || (acrossLines && LineIndex.isLineEnd(byte))
+    }
     while position < end {
-      while position < end, Self.isSpace(bytes[position]) { position += 1 }
+      while position < end, separates(bytes[position]) { position += 1 }
       guard position < end else { break }
       let start = position
       var plain = true
-      while position < end, !Self.isSpace(bytes[position]) {
+      while position < end, !separates(bytes[position]) {
         let byte = bytes[position]
         if byte < 0x21 || byte > 0x7E { plain = false }
         position += 1

@@ -16,6 +16,8 @@ package struct BookText: Sendable {
   package let bodyBytes: Range<Int>
   /// Why the file is not text (NUL bytes, or mostly not UTF-8 at its start), or nil.
   package let notText: String?
+  /// The width its prose was wrapped at, in characters (see ``LineShape/wrapColumns(of:body:)``).
+  let wrapColumns: Int
 
   /// How many lines there are in all.
   package var lineCount: Int { index.lineCount }
@@ -44,11 +46,13 @@ package struct BookText: Sendable {
       index = LineIndex(TextBytes(data: Data()), origin: 0)
       body = 0..<0
       bodyBytes = origin..<origin
+      wrapColumns = LineShape.narrowestWrap
       return
     }
     index = LineIndex(bytes, origin: origin)
     let found = Self.findBody(bytes, index: index)
     bodyBytes = found
+    wrapColumns = LineShape.wrapColumns(of: bytes, body: found)
     if found.isEmpty {
       let line = index.lineNumber(of: found.lowerBound, in: bytes)
       body = line..<line

@@ -11,8 +11,11 @@ package struct Pager: Sendable {
   package let text: BookText
   /// The title for the status line.
   package var title: String
-  /// Cells per line.
+  /// Cells per line: the window's width.
   package var width: Int
+  /// The width prose is wrapped to when it is narrower than the window (`--width`,
+  /// `:set width`); nil: the window's.
+  package var textWidth: Int?
   /// Rows of text per page (the status line comes on top of these).
   package var height: Int
   /// Show the PG header and licence too.
@@ -26,16 +29,24 @@ package struct Pager: Sendable {
 
   /// A pager at byte offset `top` (moved into the visible text).
   package init(
-    text: BookText, title: String, width: Int, height: Int, raw: Bool = false, top: Int? = nil
+    text: BookText, title: String, width: Int, height: Int, raw: Bool = false, top: Int? = nil,
+    textWidth: Int? = nil
   ) {
     self.text = text
     self.title = title
     self.width = max(20, width)
+    self.textWidth = textWidth
     self.height = max(3, height)
     self.raw = raw
     self.top = 0
     self.top = rowStart(containing: top ?? visible.lowerBound)
   }
+
+  /// The narrowest text width that can be asked for.
+  package static let narrowestText = 20
+
+  /// The cells rows are wrapped to: the window's width, or the text width when narrower.
+  var wrapWidth: Int { min(width, max(Self.narrowestText, textWidth ?? width)) }
 
   /// The bytes that can be shown: all of them with `raw`, else the body.
   package var visible: Range<Int> { raw ? text.allBytes : text.bodyBytes }
@@ -54,7 +65,7 @@ package struct Pager: Sendable {
   /// The row holding byte `offset`.
   func cursor(at offset: Int) -> Cursor {
     let piece = text.piece(containing: offset, in: visible)
-    let rows = text.rows(of: piece, width: width)
+    let rows = text.rows(of: piece, width: wrapWidth)
     let row = rows.lastIndex { $0.start <= offset } ?? 0
     return Cursor(piece: piece, rows: rows, row: row)
   }
@@ -66,7 +77,7 @@ package struct Pager: Sendable {
       return true
     }
     guard let next = text.piece(after: cursor.piece, in: visible) else { return false }
-    cursor = Cursor(piece: next, rows: text.rows(of: next, width: width), row: 0)
+    cursor = Cursor(piece: next, rows: text.rows(of: next, width: wrapWidth), row: 0)
     return true
   }
 
@@ -77,7 +88,7 @@ package struct Pager: Sendable {
       return true
     }
     guard let previous = text.piece(before: cursor.piece, in: visible) else { return false }
-    let rows = text.rows(of: previous, width: width)
+    let rows = text.rows(of: previous, width: wrapWidth)
     cursor = Cursor(piece: previous, rows: rows, row: rows.count - 1)
     return true
   }
@@ -197,7 +208,7 @@ extension Pager: LineRendering {
       if let match, let word = lastSearch, match.lowerBound < max(end, row.start + 1),
         match.upperBound > row.start
       {
-        lines += Self.mark(word, in: row.text, width: copy.width, style: style)
+        lines += Self.mark(word, in: row.text, width: copy.wrapWidth, style: style)
       } else {
         lines.append(row.text)
       }

@@ -150,6 +150,10 @@ package final class ReaderSession {
       await listBookmarks()
     case .bookmark(let number):
       await goTo(bookmark: number)
+    case .setWidth(let width):
+      pager.textWidth = width
+      show()
+      note(width.map { "(text width \($0))" } ?? "(text width: the window's)")
     case .help:
       output.print(style.dim(Pager.keys))
     case .quit:

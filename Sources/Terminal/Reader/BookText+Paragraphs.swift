@@ -1,0 +1,84 @@
+/// Paragraphs: the runs of lines Project Gutenberg wrapped at about 70 columns, told apart from
+/// the lines that must stay as written (verse, tables, indented blocks, centred lines, rules),
+/// so that prose is joined again and wrapped to the window.
+///
+/// Everything here depends only on the bytes near a place, never on the width or on where the
+/// reader came from: the same offset is always in the same paragraph, so positions survive any
+/// width and a page is found without reading the book from its start.
+extension BookText {
+  /// A paragraph longer than this is cut at the first line start at or after each multiple of
+  /// it (an absolute offset), so finding the paragraph around a place scans a bounded stretch
+  /// even in a text with no blank lines at all.
+  static let paragraphCut = 16 * 1024
+
+  /// True when the line in `range` is empty or only spaces and tabs.
+  func isBlankLine(_ range: Range<Int>) -> Bool {
+    var position = range.lowerBound
+    while position < range.upperBound {
+      let byte = bytes[position]
+      guard byte == 0x20 || byte == 0x09 || byte == 0x0C else { return false }
+      position += 1
+    }
+    return true
+  }
+
+  /// The first line end at or after `start`, looking no further than `limit`.
+  func lineEnd(from start: Int, limit: Int) -> Int {
+    var position = start
+    let end = min(limit, bytes.count)
+    while position < end, !LineIndex.isLineEnd(bytes[position]) { position += 1 }
+    return position
+  }
+
+  /// The lines (each a range without its line end) of the paragraph that holds the short,
+  /// non-blank line `line`, within `visible`: the lines around it up to a blank line, a line
+  /// longer than a piece, the visible text's ends, or a cut (``paragraphCut``).
+  func paragraph(around line: Range<Int>, in visible: Range<Int>) -> [Range<Int>] {
+    // A line well past the margin is a paragraph kept on one line, never part of another.
+    if isPastMargin(line) { return [line] }
+    let cut = line.lowerBound / Self.paragraphCut
+    let floor = max(visible.lowerBound, cut * Self.paragraphCut)
+    let ceiling = (cut + 1) * Self.paragraphCut
+    var before: [Range<Int>] = []
+    var start = line.lowerBound
+    while start > visible.lowerBound {
+      let end = previousLineEnd(beforeStart: start)
+      let lineStart = max(index.lineStart(of: end, in: bytes), visible.lowerBound)
+      guard lineStart >= floor, end - lineStart <= Self.pieceSize,
+        !isBlankLine(lineStart..<end), !isPastMargin(lineStart..<end)
+      else { break }
+      before.append(lineStart..<end)
+      start = lineStart
+    }
+    var lines = before.reversed() + [line]
+    var end = line.upperBound
+    while end < visible.upperBound {
+      let next = nextLineStart(afterEnd: end)
+      guard next < visible.upperBound, next < ceiling else { break }
+      let nextEnd = lineEnd(from: next, limit: min(visible.upperBound, next + Self.pieceSize + 1))
+      guard nextEnd - next <= Self.pieceSize, !isBlankLine(next..<nextEnd),
+        !isPastMargin(next..<nextEnd)
+      else { break }
+      lines.append(next..<nextEnd)
+      end = nextEnd
+    }
+    return lines
+  }
+
+  /// True when the line in `range` runs well past the margin the prose was wrapped at.
+  func isPastMargin(_ range: Range<Int>) -> Bool {
+    let limit = wrapColumns + 12
+    guard range.count > limit else { return false }
+    var characters = 0
+    for position in range where bytes[position] & 0xC0 != 0x80 {
+      characters += 1
+      if characters > limit { return true }
+    }
+    return false
+  }
+
+  /// True when `lines` (a paragraph) are prose, to be joined and wrapped to the window.
+  func isProse(_ lines: [Range<Int>]) -> Bool {
+    LineShape.isProse(lines.map { LineShape(bytes, $0) }, wrap: wrapColumns)
+  }
+}
