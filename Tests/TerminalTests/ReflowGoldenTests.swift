@@ -114,7 +114,9 @@ import Testing
         // window's edge, its words and their spacing as written.
         let words = line.text.drop { $0 == " " }
         #expect(
-          rows == [String(repeating: " ", count: width - DisplayWidth.cells(String(words))) + words],
+          rows == [
+            String(repeating: " ", count: width - DisplayWidth.cells(String(words))) + words
+          ],
           "at \(width)")
       } else {
         #expect(rows.count > 1 && line.text.hasPrefix(rows[0]), "\(rows) at \(width)")
