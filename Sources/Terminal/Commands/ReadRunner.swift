@@ -62,8 +62,13 @@ package struct ReadRunner: CommandRunner {
       height: (output.height ?? TerminalHeight.current()) - 2, raw: raw, top: top,
       textWidth: textWidth)
     if let note { output.printError(note) }
+    // On a terminal, keys without Enter; piped, or on a dumb terminal, lines as before.
+    let keys =
+      input.isInteractive && output.isTerminal
+        && TerminalKeys.isWanted(environment: context.options.environment)
+      ? TerminalKeys(lines: input) : nil
     return await ReaderSession(
-      pager: reader, id: entry.id, service: service, output: output, input: input
+      pager: reader, id: entry.id, service: service, output: output, input: input, keys: keys
     ).run()
   }
 

@@ -77,8 +77,26 @@ extension BookText {
     return false
   }
 
-  /// True when `lines` (a paragraph) are prose, to be joined and wrapped to the window.
-  func isProse(_ lines: [Range<Int>]) -> Bool {
-    LineShape.isProse(lines.map { LineShape(bytes, $0) }, wrap: wrapColumns)
+  /// The lines of the block that holds the short, non-blank line `line`, and whether they are
+  /// prose to join. Within its paragraph, a block ends at a line PG's wrapping did not end (the
+  /// next word would have fitted: a heading above the text, the last line of a paragraph in a
+  /// text without blank lines, a line of verse) and before an indented line (a paragraph's
+  /// indented first line, a line of verse or of a quotation set in).
+  func block(around line: Range<Int>, in visible: Range<Int>) -> (
+    lines: ArraySlice<Range<Int>>, isProse: Bool
+  ) {
+    let lines = paragraph(around: line, in: visible)
+    let shapes = lines.map { LineShape(bytes, $0) }
+    let wrap = wrapColumns
+    func continues(_ number: Int) -> Bool {
+      shapes[number + 1].indent == 0
+        && LineShape.isFull(shapes[number], before: shapes[number + 1], wrap: wrap)
+    }
+    let here = lines.firstIndex { $0.lowerBound == line.lowerBound } ?? 0
+    var first = here
+    while first > 0, continues(first - 1) { first -= 1 }
+    var last = here
+    while last < lines.count - 1, continues(last) { last += 1 }
+    return (lines[first...last], LineShape.isProse(Array(shapes[first...last]), wrap: wrap))
   }
 }

@@ -81,8 +81,8 @@ extension BookText {
       return TextPiece(
         range: line, lineStart: line.lowerBound, number: 0, endsLine: true, layout: .asWritten)
     }
-    let lines = paragraph(around: line, in: visible)
-    if let first = lines.first, let last = lines.last, isProse(lines) {
+    let block = block(around: line, in: visible)
+    if block.isProse, let first = block.lines.first, let last = block.lines.last {
       return TextPiece(
         range: first.lowerBound..<last.upperBound, lineStart: first.lowerBound, number: 0,
         endsLine: true, layout: .paragraph)

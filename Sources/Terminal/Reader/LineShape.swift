@@ -94,16 +94,16 @@ struct LineShape: Sendable, Equatable {
     guard let first = shapes.first else { return false }
     if shapes.contains(where: { $0.tabular || $0.isRule }) { return false }
     guard shapes.count > 1 else {
-      // One line: prose when it is long (a paragraph on one line), else kept (a heading; a
-      // short line of dialogue fits the window anyway).
-      return first.indent <= 8 && first.length >= wrap * 6 / 10
+      // One line: prose when it runs to the margin or past it (a paragraph kept on one
+      // line), else kept (a heading, a line of verse or dialogue).
+      return first.indent <= 8 && first.indent + first.length >= wrap - 2
     }
     if first.indent > 8 || shapes.dropFirst().contains(where: { $0.indent > 0 }) { return false }
     // PG's wrapping ends a line when the next word would not fit: a line that had room for it
     // by a wide margin ended where the author ended it.
     var full = 0
     for number in 0..<(shapes.count - 1)
-    where shapes[number].length + 1 + shapes[number + 1].firstWord > wrap * 85 / 100 {
+    where isFull(shapes[number], before: shapes[number + 1], wrap: wrap) {
       full += 1
     }
     guard full * 4 >= (shapes.count - 1) * 3 else { return false }
@@ -114,6 +114,12 @@ struct LineShape: Sendable, Equatable {
       return false
     }
     return true
+  }
+
+  /// True when `line` ends where wrapping at `wrap` columns would end it: `next`'s first word
+  /// would not have fitted after it (with a margin for wrapping that balances its lines).
+  static func isFull(_ line: LineShape, before next: LineShape, wrap: Int) -> Bool {
+    line.indent + line.length + 1 + next.firstWord > wrap * 80 / 100
   }
 
   /// The width the prose of `body` was wrapped at: the length 95% of the sampled lines (the

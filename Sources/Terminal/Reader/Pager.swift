@@ -136,6 +136,28 @@ package struct Pager: Sendable {
     return true
   }
 
+  /// Moves `rows` display rows on (back when negative), as `j` and `k` do in less; false when
+  /// it cannot. Forward, it stops at the last page (the one that ends with the text's end).
+  @discardableResult
+  package mutating func scroll(by rows: Int) -> Bool {
+    guard !visible.isEmpty, rows != 0 else { return false }
+    var cursor = cursor(at: top)
+    var moved = 0
+    if rows > 0 {
+      guard !atEnd else { return false }
+      while moved < rows, advance(&cursor) { moved += 1 }
+      var probe = self
+      probe.top = cursor.start
+      if probe.atEnd { goToEnd() } else { top = cursor.start }
+    } else {
+      while moved < -rows, retreat(&cursor) { moved += 1 }
+      guard moved > 0 else { return false }
+      top = cursor.start
+    }
+    match = nil
+    return true
+  }
+
   /// Jumps to `percent` (0...100) of the visible text.
   package mutating func go(percent: Double) {
     let fraction = min(max(percent, 0), 100) / 100
@@ -184,6 +206,12 @@ package struct Pager: Sendable {
   package static let keys =
     "Enter/n next · p prev · g N% or g LINE · gg first · G last · /word, then n or / · "
     + "toc, toc N · b [note] mark · bookmarks, g bN, b -N · q quit"
+
+  /// The keys on a terminal, where they need no Enter (for `h`).
+  package static let singleKeys =
+    "Space/f next · b back · j/k a line · d/u half · g/G first/last · 50% or 120g · "
+    + "/word ?word, n/N · m mark (and a note) · ' go to a mark · r repaint · "
+    + ": a command (toc, toc N, marks, g 50%, set width 72) · q quit"
 
   /// Goes to the last page: the one whose rows end with the text's last row.
   package mutating func goToEnd() {
