@@ -54,6 +54,10 @@ package struct ReadRunner: CommandRunner {
       printText(text, raw: raw, from: offset)
       return .ok
     }
+    // A large book's first page is shown at once; its line index is finished meanwhile.
+    if !text.index.isComplete {
+      Task.detached(priority: .utility) { text.index.indexAll() }
+    }
     let saved = (try? await service.readingPosition(id: entry.id)) ?? nil
     // `--at` (a `library search` hint) wins over where the reader stopped.
     let (top, note) = offset.map { ($0, nil) } ?? Self.resumePlace(saved, in: text)

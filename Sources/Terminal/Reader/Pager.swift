@@ -26,6 +26,8 @@ package struct Pager: Sendable {
   package internal(set) var lastSearch: String?
   /// The bytes of the match the last search moved to, marked on the page.
   package internal(set) var match: Range<Int>?
+  /// The rows of the pieces wrapped last (shared by copies: rows depend only on the text).
+  private let cache = RowCache()
 
   /// A pager at byte offset `top` (moved into the visible text).
   package init(
@@ -62,10 +64,16 @@ package struct Pager: Sendable {
     var start: Int { rows[row].start }
   }
 
+  /// The rows of `piece` at the width rows are wrapped to.
+  func rows(of piece: TextPiece) -> [TextRow] {
+    let width = wrapWidth
+    return cache.rows(of: piece, width: width) { text.rows(of: piece, width: width) }
+  }
+
   /// The row holding byte `offset`.
   func cursor(at offset: Int) -> Cursor {
     let piece = text.piece(containing: offset, in: visible)
-    let rows = text.rows(of: piece, width: wrapWidth)
+    let rows = rows(of: piece)
     let row = rows.lastIndex { $0.start <= offset } ?? 0
     return Cursor(piece: piece, rows: rows, row: row)
   }
@@ -77,7 +85,7 @@ package struct Pager: Sendable {
       return true
     }
     guard let next = text.piece(after: cursor.piece, in: visible) else { return false }
-    cursor = Cursor(piece: next, rows: text.rows(of: next, width: wrapWidth), row: 0)
+    cursor = Cursor(piece: next, rows: rows(of: next), row: 0)
     return true
   }
 
@@ -88,7 +96,7 @@ package struct Pager: Sendable {
       return true
     }
     guard let previous = text.piece(before: cursor.piece, in: visible) else { return false }
-    let rows = text.rows(of: previous, width: wrapWidth)
+    let rows = rows(of: previous)
     cursor = Cursor(piece: previous, rows: rows, row: rows.count - 1)
     return true
   }
@@ -184,7 +192,7 @@ package struct Pager: Sendable {
   package var topLine: Int { text.index.lineNumber(of: top, in: text.bytes) }
 
   /// The line number (1-based, within the visible text) of the first row.
-  package var lineNumber: Int { topLine - visibleLines.lowerBound + 1 }
+  package var lineNumber: Int { topLine - (raw ? 0 : text.foldedHeaderLines) + 1 }
 
   /// How far through the visible text the first row is, 0...100; 100 on the last page, which
   /// shows the end (the first row of a last page is rarely at the very end).
@@ -195,9 +203,9 @@ package struct Pager: Sendable {
 
   /// `Title · line 1,234 of 7,000 · 17%`, fitted to the width.
   package var statusLine: String {
-    let position =
-      " · line \(TextFormat.grouped(lineNumber)) of \(TextFormat.grouped(visibleLines.count))"
-      + " · \(percent)%"
+    // The count once the text is indexed (a large book's first page is shown before that).
+    let total = text.index.isComplete ? " of \(TextFormat.grouped(visibleLines.count))" : ""
+    let position = " · line \(TextFormat.grouped(lineNumber))\(total) · \(percent)%"
     let room = max(8, width - DisplayWidth.cells(position))
     return DisplayWidth.truncate(Sanitizer.title(title), toCells: room) + position
   }
