@@ -61,10 +61,11 @@ package struct ReadRunner: CommandRunner {
     let saved = (try? await service.readingPosition(id: entry.id)) ?? nil
     // `--at` (a `library search` hint) wins over where the reader stopped.
     let (top, note) = offset.map { ($0, nil) } ?? Self.resumePlace(saved, in: text)
-    let reader = Pager(
+    var reader = Pager(
       text: text, title: entry.title, width: output.width,
       height: (output.height ?? TerminalHeight.current()) - 2, raw: raw, top: top,
       textWidth: textWidth)
+    reader.wordsPerMinute = context.configuration.wordsPerMinute
     if let note { output.printError(note) }
     // On a terminal, keys without Enter; piped, or on a dumb terminal, lines as before.
     let keys =

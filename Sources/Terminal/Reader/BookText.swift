@@ -26,6 +26,8 @@ package struct BookText: Sendable {
   package let notText: String?
   /// The width its prose was wrapped at, in characters (see ``LineShape/wrapColumns(of:body:)``).
   let wrapColumns: Int
+  /// Bytes per word of its prose (see ``LineShape/bytesPerWord(of:body:)``).
+  package let bytesPerWord: Double
 
   /// How many lines there are in all.
   package var lineCount: Int { index.lineCount }
@@ -56,12 +58,14 @@ package struct BookText: Sendable {
       foldedFooterLines = 0
       bodyBytes = origin..<origin
       wrapColumns = LineShape.narrowestWrap
+      bytesPerWord = 6
       return
     }
     index = LineIndex(bytes, origin: origin)
     let found = Self.findBody(bytes, index: index)
     bodyBytes = found
     wrapColumns = LineShape.wrapColumns(of: bytes, body: found)
+    bytesPerWord = LineShape.bytesPerWord(of: bytes, body: found)
     foldedHeaderLines = index.lineNumber(of: found.lowerBound, in: bytes)
     foldedFooterLines = found.isEmpty ? 0 : Self.linesAfter(found.upperBound, in: bytes)
   }

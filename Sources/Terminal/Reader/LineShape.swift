@@ -122,6 +122,23 @@ struct LineShape: Sendable, Equatable {
     line.indent + line.length + 1 + next.firstWord > wrap * 80 / 100
   }
 
+  /// The bytes a word takes in `body`'s first ``wrapSample`` bytes, spaces included (at least
+  /// 1): what a stretch of the text is worth in words, for the time it takes to read.
+  static func bytesPerWord(of bytes: TextBytes, body: Range<Int>) -> Double {
+    let end = min(body.upperBound, body.lowerBound + wrapSample)
+    var words = 0
+    var inWord = false
+    var position = body.lowerBound
+    while position < end {
+      let byte = bytes[position]
+      let space = byte == 0x20 || byte == 0x09 || LineIndex.isLineEnd(byte)
+      if !space, !inWord { words += 1 }
+      inWord = !space
+      position += 1
+    }
+    return words == 0 ? 6 : max(1, Double(end - body.lowerBound) / Double(words))
+  }
+
   /// The width the prose of `body` was wrapped at: the length 95% of the sampled lines (the
   /// first ``wrapSample`` bytes) stay within, at least ``narrowestWrap``.
   static func wrapColumns(of bytes: TextBytes, body: Range<Int>) -> Int {

@@ -26,6 +26,10 @@ package struct Pager: Sendable {
   package internal(set) var lastSearch: String?
   /// The bytes of the match the last search moved to, marked on the page.
   package internal(set) var match: Range<Int>?
+  /// The reading speed the time left is worked out at, in words a minute (`GUTENBERG_WPM`).
+  package var wordsPerMinute = 250
+  /// Where the book's chapters start (its table of contents' entries), once known.
+  package var chapterStarts: [Int] = []
   /// The rows of the pieces wrapped last (shared by copies: rows depend only on the text).
   private let cache = RowCache()
 
@@ -205,9 +209,34 @@ package struct Pager: Sendable {
   package var statusLine: String {
     // The count once the text is indexed (a large book's first page is shown before that).
     let total = text.index.isComplete ? " of \(TextFormat.grouped(visibleLines.count))" : ""
-    let position = " · line \(TextFormat.grouped(lineNumber))\(total) · \(percent)%"
+    let line = " · line \(TextFormat.grouped(lineNumber))\(total)"
+    let title = Sanitizer.title(title)
+    // The time left, as much of it as leaves the title whole (the chapter's first).
+    let times = timeLeft
+    let choices = [times, Array(times.prefix(1)), Array(times.suffix(1)), []]
+    let position =
+      choices.lazy.map { line + $0.map { " · " + $0 }.joined() + " · \(percent)%" }.first {
+        DisplayWidth.cells(title) + DisplayWidth.cells($0) <= width
+      } ?? line + " · \(percent)%"
     let room = max(8, width - DisplayWidth.cells(position))
-    return DisplayWidth.truncate(Sanitizer.title(title), toCells: room) + position
+    return DisplayWidth.truncate(title, toCells: room) + position
+  }
+
+  /// `3 min left in chapter` (once the chapters are known) and `1 h 5 min in book`: the rest
+  /// of each at ``wordsPerMinute``, from the words the text's bytes hold.
+  var timeLeft: [String] {
+    let bytesPerMinute = text.bytesPerWord * Double(max(1, wordsPerMinute))
+    func minutes(_ bytes: Int) -> String {
+      let total = Int((Double(max(0, bytes)) / bytesPerMinute).rounded(.up))
+      return total < 60 ? "\(total) min" : "\(total / 60) h \(total % 60) min"
+    }
+    var parts: [String] = []
+    if !chapterStarts.isEmpty {
+      let end = chapterStarts.first { $0 > top } ?? visible.upperBound
+      parts.append("\(minutes(end - top)) left in chapter")
+    }
+    parts.append("\(minutes(visible.upperBound - top)) in book")
+    return parts
   }
 
   /// The keys, for the prompt line.

@@ -82,6 +82,7 @@ package final class ReaderSession {
             + "(\(pager.text.foldedFooterLines) lines) folded; --raw shows them)"))
     }
     show()
+    findChapters()
     if let keys {
       defer { keys.stop() }
       return await runKeys(keys)
@@ -117,6 +118,28 @@ package final class ReaderSession {
       "error: the file of book \(id) \(change) while it was open; closed it (`read \(id)` "
         + "opens it again)")
     return true
+  }
+
+  /// Works out the table of contents once the first page is on screen, for the time left in
+  /// the chapter on the status line: here for a text indexed whole, off the main actor for a
+  /// large one (its first page comes before its index).
+  private func findChapters() {
+    let text = pager.text
+    let visible = pager.visible
+    guard !text.index.isComplete else {
+      let table = TableOfContents(text, in: visible)
+      contents = table
+      pager.chapterStarts = table.entries.map(\.offset)
+      return
+    }
+    Task { [weak self] in
+      let table = await Task.detached(priority: .utility) {
+        TableOfContents(text, in: visible)
+      }.value
+      guard let self else { return }
+      if self.contents == nil { self.contents = table }
+      self.pager.chapterStarts = table.entries.map(\.offset)
+    }
   }
 
   /// Runs one command; false for `q`.
