@@ -77,11 +77,12 @@ extension BookText {
   /// The piece holding the short line `line`: its paragraph when that is prose, else the
   /// line itself, kept as written.
   private func piece(ofShortLine line: Range<Int>, in visible: Range<Int>) -> TextPiece {
-    guard !isBlankLine(line) else {
+    let paragraphs = Paragraphs(text: self)
+    guard !paragraphs.isBlankLine(line) else {
       return TextPiece(
         range: line, lineStart: line.lowerBound, number: 0, endsLine: true, layout: .asWritten)
     }
-    let block = block(around: line, in: visible)
+    let block = paragraphs.block(around: line, in: visible)
     if block.isProse, let first = block.lines.first, let last = block.lines.last {
       return TextPiece(
         range: first.lowerBound..<last.upperBound, lineStart: first.lowerBound, number: 0,

@@ -105,6 +105,14 @@ package struct BookText: Sendable {
     return position
   }
 
+  /// The first line end at or after `start`, looking no further than `limit`.
+  func lineEnd(from start: Int, limit: Int) -> Int {
+    var position = start
+    let end = min(limit, bytes.count)
+    while position < end, !LineIndex.isLineEnd(bytes[position]) { position += 1 }
+    return position
+  }
+
   /// The start of the line after the one ending at `end` (a line end's first byte).
   func nextLineStart(afterEnd end: Int) -> Int {
     guard end < bytes.count else { return bytes.count }

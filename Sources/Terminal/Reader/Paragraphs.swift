@@ -1,15 +1,19 @@
-/// Paragraphs: the runs of lines Project Gutenberg wrapped at about 70 columns, told apart from
-/// the lines that must stay as written (verse, tables, indented blocks, centred lines, rules),
-/// so that prose is joined again and wrapped to the window.
+/// The paragraphs of a text: the runs of lines Project Gutenberg wrapped at about 70 columns,
+/// told apart from the lines that must stay as written (verse, tables, indented blocks, centred
+/// lines, rules), so that prose is joined again and wrapped to the window.
 ///
 /// Everything here depends only on the bytes near a place, never on the width or on where the
 /// reader came from: the same offset is always in the same paragraph, so positions survive any
 /// width and a page is found without reading the book from its start.
-extension BookText {
+struct Paragraphs {
+  /// The text.
+  let text: BookText
+  private var bytes: TextBytes { text.bytes }
+
   /// A paragraph longer than this is cut at the first line start at or after each multiple of
   /// it (an absolute offset), so finding the paragraph around a place scans a bounded stretch
   /// even in a text with no blank lines at all.
-  static let paragraphCut = 16 * 1024
+  static let cut = 16 * 1024
 
   /// True when the line in `range` is empty or only spaces and tabs.
   func isBlankLine(_ range: Range<Int>) -> Bool {
@@ -22,29 +26,21 @@ extension BookText {
     return true
   }
 
-  /// The first line end at or after `start`, looking no further than `limit`.
-  func lineEnd(from start: Int, limit: Int) -> Int {
-    var position = start
-    let end = min(limit, bytes.count)
-    while position < end, !LineIndex.isLineEnd(bytes[position]) { position += 1 }
-    return position
-  }
-
   /// The lines (each a range without its line end) of the paragraph that holds the short,
   /// non-blank line `line`, within `visible`: the lines around it up to a blank line, a line
-  /// longer than a piece, the visible text's ends, or a cut (``paragraphCut``).
+  /// longer than a piece, the visible text's ends, or a cut (``cut``).
   func paragraph(around line: Range<Int>, in visible: Range<Int>) -> [Range<Int>] {
     // A line well past the margin is a paragraph kept on one line, never part of another.
     if isPastMargin(line) { return [line] }
-    let cut = line.lowerBound / Self.paragraphCut
-    let floor = max(visible.lowerBound, cut * Self.paragraphCut)
-    let ceiling = (cut + 1) * Self.paragraphCut
+    let cut = line.lowerBound / Self.cut
+    let floor = max(visible.lowerBound, cut * Self.cut)
+    let ceiling = (cut + 1) * Self.cut
     var before: [Range<Int>] = []
     var start = line.lowerBound
     while start > visible.lowerBound {
-      let end = previousLineEnd(beforeStart: start)
-      let lineStart = max(index.lineStart(of: end, in: bytes), visible.lowerBound)
-      guard lineStart >= floor, end - lineStart <= Self.pieceSize,
+      let end = text.previousLineEnd(beforeStart: start)
+      let lineStart = max(text.index.lineStart(of: end, in: bytes), visible.lowerBound)
+      guard lineStart >= floor, end - lineStart <= BookText.pieceSize,
         !isBlankLine(lineStart..<end), !isPastMargin(lineStart..<end)
       else { break }
       before.append(lineStart..<end)
@@ -53,10 +49,11 @@ extension BookText {
     var lines = before.reversed() + [line]
     var end = line.upperBound
     while end < visible.upperBound {
-      let next = nextLineStart(afterEnd: end)
+      let next = text.nextLineStart(afterEnd: end)
       guard next < visible.upperBound, next < ceiling else { break }
-      let nextEnd = lineEnd(from: next, limit: min(visible.upperBound, next + Self.pieceSize + 1))
-      guard nextEnd - next <= Self.pieceSize, !isBlankLine(next..<nextEnd),
+      let nextEnd = text.lineEnd(
+        from: next, limit: min(visible.upperBound, next + BookText.pieceSize + 1))
+      guard nextEnd - next <= BookText.pieceSize, !isBlankLine(next..<nextEnd),
         !isPastMargin(next..<nextEnd)
       else { break }
       lines.append(next..<nextEnd)
@@ -67,7 +64,7 @@ extension BookText {
 
   /// True when the line in `range` runs well past the margin the prose was wrapped at.
   func isPastMargin(_ range: Range<Int>) -> Bool {
-    let limit = wrapColumns + 12
+    let limit = text.wrapColumns + 12
     guard range.count > limit else { return false }
     var characters = 0
     for position in range where bytes[position] & 0xC0 != 0x80 {
@@ -87,7 +84,7 @@ extension BookText {
   ) {
     let lines = paragraph(around: line, in: visible)
     let shapes = lines.map { LineShape(bytes, $0) }
-    let wrap = wrapColumns
+    let wrap = text.wrapColumns
     func continues(_ number: Int) -> Bool {
       shapes[number + 1].indent == 0
         && LineShape.isFull(shapes[number], before: shapes[number + 1], wrap: wrap)
