@@ -94,7 +94,7 @@ func runAll() async throws -> [ResultRow] {
 
 // The process figure 12 measures: no catalogue, no server, just the reader.
 if let path = ReaderBenchmark.childPath(arguments) {
-  exit(ReaderBenchmark.child(path: path))
+  exit(ReaderBenchmark.child(path: path, reflow: arguments.contains("--reflow")))
 }
 
 do {

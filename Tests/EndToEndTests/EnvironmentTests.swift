@@ -42,6 +42,8 @@ import Testing
     Case(variable: "GUTENBERG_INDEX", value: "{missing}", accepts: "a file that exists"),
     Case(variable: "GUTENBERG_INDEX", value: "{dir}", accepts: "a regular file"),
     Case(variable: "GUTENBERG_INDEX", value: "{fifo}", accepts: "a regular file"),
+    Case(variable: "GUTENBERG_WPM", value: "fast", accepts: "a number of words a minute"),
+    Case(variable: "GUTENBERG_WPM", value: "10", accepts: "a number of words a minute"),
   ]
 
   @Test(arguments: cases)

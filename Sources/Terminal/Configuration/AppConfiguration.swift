@@ -37,6 +37,9 @@ package struct AppConfiguration: Sendable {
   /// Whether the background sync's interval was set (`GUTENBERG_SYNC_INTERVAL`): then a piped
   /// browser syncs too.
   package var syncIntervalIsSet: Bool
+  /// The reading speed the reader's time left is worked out at: `GUTENBERG_WPM`, else 250
+  /// words a minute.
+  package var wordsPerMinute = 250
 
   /// The variables read here, each with what it accepts (for `--help` and the tests).
   package static let variables = [
@@ -44,6 +47,7 @@ package struct AppConfiguration: Sendable {
     "GUTENBERG_TIMEOUT", "GUTENBERG_MAX_AGE", "GUTENBERG_SYNC_INTERVAL", "GUTENBERG_MIN_SPEED",
     "GUTENBERG_MIRROR", "GUTENBERG_MIRRORS", "GUTENBERG_DOWNLOAD_DIR", "GUTENBERG_FEED_URL",
     "GUTENBERG_FEED_MAX_AGE", "GUTENBERG_INDEX", "GUTENBERG_PG_URL", "GUTENBERG_PG_PAUSE",
+    "GUTENBERG_WPM",
   ]
 
   /// Resolves `options` and their environment.
@@ -68,6 +72,14 @@ package struct AppConfiguration: Sendable {
       ("GUTENBERG_CACHE_DIR", location.cacheDirectory),
     ] {
       try Self.requireDirectory(directory.path, name: name)
+    }
+
+    if let text = variable("GUTENBERG_WPM") {
+      guard let value = Int(text), (50...2000).contains(value) else {
+        throw ConfigurationError(
+          "GUTENBERG_WPM", text, isNot: "a number of words a minute from 50 to 2000")
+      }
+      wordsPerMinute = value
     }
 
     let seconds: Double?
