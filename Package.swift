@@ -117,6 +117,7 @@ let package = Package(
       name: "TerminalTests",
       dependencies: [
         "Terminal", "gutenberg", "Gutendex", "GutendexEngine", "Catalog", "TestSupport",
+        "GutendexServer",
       ]),
     // Runs the real `gutenberg` binary (built because it is a dependency) against a loopback server.
     .testTarget(

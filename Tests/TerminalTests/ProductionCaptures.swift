@@ -338,6 +338,8 @@ enum ProductionCaptures {
       ("reader-toc", render(try SampleScreens.readerContents(), width: 80)),
       ("bookmarks", try await bookmarks()),
       ("library-search", try await librarySearch()),
+      ("progress-status", try await ProgressCaptures.status()),
+      ("reader-offer", try await ProgressCaptures.offer()),
     ]
   }
 

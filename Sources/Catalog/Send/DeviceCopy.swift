@@ -122,8 +122,9 @@ public enum DeviceCopy {
         }
       }
     }
+    // The bytes were synced before the name was given, so a crash leaves the whole file or
+    // none; the folder is not synced too (cp syncs nothing, and the name needs no more).
     done = true
-    fsync(folder)
     return .copied(path: target)
   }
 

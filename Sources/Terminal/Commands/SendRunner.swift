@@ -119,3 +119,21 @@ package struct SendRunner: CommandRunner {
     return .ok
   }
 }
+
+extension SendRunner {
+  /// The destination the browser's last `send` used, for a `send N` that names none.
+  @MainActor static var lastDestination: String?
+
+  /// The browser's `send [N] [DIR|mail:ADDRESS]`: as the command, its lines printed under the
+  /// screen; without a destination, the last one this session used.
+  func sendFromBrowser(id: Int, to destination: String?) async {
+    guard let destination = destination ?? Self.lastDestination else {
+      output.printError(
+        "error: usage: send N DIR or send N mail:ADDRESS (put book N on an e-reader)")
+      return
+    }
+    Self.lastDestination = destination
+    _ = await run(
+      id: id, to: destination, format: nil, force: false, mirror: nil, ownsInterrupts: false)
+  }
+}

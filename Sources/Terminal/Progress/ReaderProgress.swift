@@ -124,3 +124,17 @@ struct ReaderProgress {
     return min(all.upperBound, all.lowerBound + Int(Double(all.count) * clamped))
   }
 }
+
+extension ReaderProgress {
+  /// The details' `Progress:` line of book `id` from what sync last saw (no request): `on Kobo:
+  /// 42%, 2 h ago`, and a place of this device not pushed yet; nil when sync knows nothing.
+  static func detailLine(context: AppContext, id: Int) -> String? {
+    guard let book = try? context.progressSync.state()[id] else { return nil }
+    var parts: [String] = []
+    if let remote = book.remote { parts.append(ProgressText.detail(remote)) }
+    if let queued = book.queued {
+      parts.append("here \(ProgressText.percent(queued.percentage)), not pushed yet")
+    }
+    return parts.isEmpty ? nil : parts.joined(separator: "; ")
+  }
+}
