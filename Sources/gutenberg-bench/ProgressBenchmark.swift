@@ -126,6 +126,7 @@ enum ProgressBenchmark {
     let source = library.appendingPathComponent(name).path
     var send = Samples()
     var copy = Samples()
+    var copySynced = Samples()
     for _ in 0..<runs {
       try? FileManager.default.removeItem(at: device.appendingPathComponent("pg84-images-3.epub"))
       try? FileManager.default.removeItem(at: copies.appendingPathComponent("pg84-images-3.epub"))
@@ -144,6 +145,17 @@ enum ProgressBenchmark {
       }
       copy.append(cp.seconds)
       send.append(sent.seconds)
+      // cp with the durability send gives: the file's bytes on the disk (coreutils' `sync
+      // FILE` fsyncs that one file) before it counts as copied.
+      let target = copies.appendingPathComponent("pg84-images-3.epub").path
+      try? FileManager.default.removeItem(atPath: target)
+      let synced = try await BenchRun(
+        executable: "/bin/sh",
+        arguments: ["-c", "cp \"$1\" \"$2\" && sync \"$2\"", "sh", source, target],
+        environment: environment(sender)
+      ).run(timeout: .seconds(60))
+      guard synced.exitStatus == 0 else { throw BenchError("cp && sync failed") }
+      copySynced.append(synced.seconds)
     }
     let copied = try Data(contentsOf: device.appendingPathComponent("pg84-images-3.epub"))
     guard copied == big else { throw BenchError("send did not copy the whole file") }
@@ -179,6 +191,11 @@ enum ProgressBenchmark {
         note:
           "DeviceCopy as send runs it (O_TMPFILE, copy_file_range, fsync, link), against the /bin/cp process"
       ),
+      ResultRow(
+        figure: "22. send's copy of a \(megabytes) EPUB to a folder, against a synced cp",
+        unit: .seconds, samples: inProcess, baselineName: "cp && sync FILE",
+        baseline: copySynced, target: .ratioAtMost(1.2),
+        note: "the same durability on both sides: the file's bytes on the disk before it counts"),
       ResultRow(
         figure: "22. gutenberg send of a \(megabytes) EPUB to a folder", unit: .seconds,
         samples: send, baselineName: "cp", baseline: copy, target: .none,
