@@ -90,7 +90,7 @@ package struct ProgressRunner: CommandRunner {
             "reason": push.reason ?? NSNull(),
           ] as [String: Any]
         },
-        "books": books.map { id, book in Self.json(id: id, book) },
+        "books": books.map { id, book in ProgressJSON.json(id: id, book) },
       ]
       if let account {
         object["server"] = account.printableServer
@@ -131,36 +131,5 @@ package struct ProgressRunner: CommandRunner {
     }
     output.print(lines)
     return .ok
-  }
-
-  static func json(id: Int, _ book: BookProgress) -> [String: Any] {
-    var object: [String: Any] = [
-      "id": id, "document": book.document ?? NSNull(), "file": book.file ?? NSNull(),
-    ]
-    if let remote = book.remote { object["remote"] = remoteJSON(remote) }
-    if let queued = book.queued { object["queued_percentage"] = queued.percentage }
-    return object
-  }
-
-  static func remoteJSON(_ remote: RemoteProgress) -> [String: Any] {
-    [
-      "document": remote.document, "percentage": remote.percentage, "progress": remote.progress,
-      "device": remote.device, "device_id": remote.deviceID ?? NSNull(),
-      "timestamp": remote.timestamp ?? NSNull(),
-    ]
-  }
-}
-
-extension CommandRunner {
-  /// A progress sync failure as one line and its exit status.
-  func fail(_ error: ProgressSyncError) -> ExitStatus {
-    let status: ExitStatus =
-      switch error {
-      case .unavailable, .refused: .unavailable
-      case .badAnswer: .dataError
-      case .notLoggedIn, .noDocument: .usage
-      case .unauthorized, .file: .failure
-      }
-    return fail(Sanitizer.sanitize(error.description), status)
   }
 }

@@ -97,7 +97,7 @@ package struct ProgressSyncRunner: CommandRunner {
       }
       var applied = false
       if record.deviceID != deviceID { applied = await take(record, id: book) }
-      var object = ProgressRunner.remoteJSON(record)
+      var object = ProgressJSON.remoteJSON(record)
       object["id"] = book
       object["applied"] = applied
       results.append(object)
