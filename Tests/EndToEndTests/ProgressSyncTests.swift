@@ -147,6 +147,10 @@ struct ProgressSyncTests {
     let record = try #require(servers.double.stored(user: "alice", document: document))
     let pushed = try #require(record["percentage"] as? Double)
     #expect(pushed > 0 && pushed < 1, "\(record)")
+    // KOReader's xpointer of the chapter (the EPUB has 8), so a KOReader taking it opens there.
+    let progress = try #require(record["progress"] as? String)
+    let chapter = try #require(Int(progress.drop { !$0.isNumber }.prefix { $0.isNumber }))
+    #expect(progress == "/body/DocFragment[\(chapter)].0" && (1...8).contains(chapter))
 
     reading = try await servers.read(second, "\nq\n")
     #expect(reading.status == 0, "\(reading)")

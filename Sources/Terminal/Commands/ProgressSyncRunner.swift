@@ -27,10 +27,12 @@ package struct ProgressSyncRunner: CommandRunner {
       let known = try? sync.state()[id]
       let key = await keys.keyFetching(id: id, method: account.method, known: known, mirror: nil)
       let offset = position.byteOffset ?? text.offset(ofLine: position.line)
+      let percentage = ReaderProgress.percentage(of: offset, in: text)
+      let progress = await keys.progress(id: id, at: percentage)
       do {
         let outcome = try await sync.push(
-          id: id, document: key?.document, file: key?.file,
-          percentage: ReaderProgress.percentage(of: offset, in: text), progress: "")
+          id: id, document: key?.document, file: key?.file, percentage: percentage,
+          progress: progress)
         if case .queued(let failure) = outcome { return fail(failure) }
         pushed.append(id)
       } catch {

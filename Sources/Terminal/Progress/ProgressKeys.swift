@@ -32,6 +32,18 @@ struct ProgressKeys {
     }
   }
 
+  /// The `progress` string pushed with a place at `fraction` of book `id`: KOReader's xpointer
+  /// of the chapter holding it, from the library's EPUB (`/body/DocFragment[7].0`), so a
+  /// KOReader that takes it opens that chapter; empty when the library has no EPUB.
+  func progress(id: Int, at fraction: Double) async -> String {
+    let entries = (try? await context.service.downloads(id: id)) ?? []
+    guard
+      let epub = entries.first(where: { $0.format == BookFormat.epub.description && $0.isPresent }),
+      let spine = EPUBSpine(path: epub.path)
+    else { return "" }
+    return spine.xpointer(at: fraction)
+  }
+
   /// The key, fetching the book's EPUB into the library first when binary matching needs it
   /// (once per book: KOReader's record is of that file).
   func keyFetching(id: Int, method: DocumentKey.Method, known: BookProgress?, mirror: String?)

@@ -83,17 +83,19 @@ struct ReaderProgress {
     }
     let offset = position.byteOffset ?? text.offset(ofLine: position.line)
     let percentage = Self.percentage(of: offset, in: text)
+    let progress = await ProgressKeys(context: context).progress(id: id, at: percentage)
     let outcome: ProgressSync.PushOutcome
     do {
       if let pullFailure {
         // The pull failed a moment ago and said so: queued without another wait or note.
         try sync.queue(
           id: id, document: key?.document, file: key?.file, percentage: percentage,
-          progress: "", reason: pullFailure)
+          progress: progress, reason: pullFailure)
         return
       }
       outcome = try await sync.push(
-        id: id, document: key?.document, file: key?.file, percentage: percentage, progress: "")
+        id: id, document: key?.document, file: key?.file, percentage: percentage,
+        progress: progress)
     } catch {
       context.output.printError("note: \(Sanitizer.sanitize(error.description))")
       return
