@@ -155,4 +155,28 @@ struct SendTests {
     #expect(large.err.contains("as too large"), "\(large)")
     await server.stop()
   }
+
+  /// `smtps://`: TLS from the first byte (socat's TLS in front of the SMTP server), the
+  /// certificate checked against the CA `SSL_CERT_FILE` names; without that CA, one line.
+  @Test func smtpsSpeaksTLSAndChecksTheCertificate() async throws {
+    let (server, app, _) = try await Self.setUp()
+    defer { app.cleanUp() }
+    let smtp = try SMTPDouble()
+    defer { smtp.stop() }
+    let authority = try await TestCertificateAuthority.make()
+    defer { authority.remove() }
+    let front = try await TLSFront.start(backendPort: smtp.port, authority: authority)
+    var mailer = app
+    mailer.extraEnvironment["GUTENBERG_SMTP_URL"] = "smtps://127.0.0.1:\(front.port)"
+    mailer.extraEnvironment["GUTENBERG_MAIL_FROM"] = "reader@example.org"
+    let untrusted = try await send(mailer, server, ["--to", "mail:me_abc@kindle.com"])
+    #expect(untrusted.status == 69 && untrusted.errLines.count == 1, "\(untrusted)")
+    #expect(smtp.deliveries.isEmpty, "nothing is sent over an unchecked connection")
+    mailer.extraEnvironment["SSL_CERT_FILE"] = authority.certificatePath
+    let sent = try await send(mailer, server, ["--to", "mail:me_abc@kindle.com"])
+    #expect(sent.status == 0, "\(sent)")
+    #expect(smtp.deliveries.first?.recipients == ["me_abc@kindle.com"])
+    await front.stop()
+    await server.stop()
+  }
 }
