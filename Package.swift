@@ -63,7 +63,8 @@ let package = Package(
     .target(
       name: "Catalog",
       dependencies: [
-        "Gutendex", "GutendexEngine", .product(name: "GRDB", package: "GRDB.swift"),
+        // zlib: an EPUB's package document, for progress sync's chapter of a place.
+        "Gutendex", "GutendexEngine", "CZlib", .product(name: "GRDB", package: "GRDB.swift"),
         // SQLite's C API, for the one file control GRDB does not wrap (`doctor --repair`'s
         // write lock keeps the WAL of a file it renames: see StoreWriteLock).
         .product(name: "GRDBSQLite", package: "GRDB.swift"),
@@ -117,6 +118,7 @@ let package = Package(
       name: "TerminalTests",
       dependencies: [
         "Terminal", "gutenberg", "Gutendex", "GutendexEngine", "Catalog", "TestSupport",
+        "GutendexServer",
       ]),
     // Runs the real `gutenberg` binary (built because it is a dependency) against a loopback server.
     .testTarget(

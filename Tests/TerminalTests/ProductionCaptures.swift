@@ -360,6 +360,8 @@ enum ProductionCaptures {
       ("reader-60x20", try await readerWindow(width: 60, height: 20)),
       ("bookmarks", try await bookmarks()),
       ("library-search", try await librarySearch()),
+      ("progress-status", try await ProgressCaptures.status()),
+      ("reader-offer", try await ProgressCaptures.offer()),
     ]
   }
 

@@ -30,14 +30,15 @@ package struct ReadRunner: CommandRunner {
     defer { input.stop() }
     return await open(
       entry, raw: raw, pager: output.isTerminal || pager, at: offset, textWidth: textWidth,
-      input: input)
+      input: input, syncFetches: true)
   }
 
   /// Pages (or prints) a downloaded text, from byte `offset` when given; a file that is not
-  /// text is refused.
+  /// text is refused. With progress sync set up, the pager opens after one pull and the place
+  /// is pushed when it closes (`syncFetches`: get the EPUB the key needs).
   func open(
     _ entry: LibraryEntry, raw: Bool, pager: Bool, at offset: Int? = nil, textWidth: Int? = nil,
-    input: any LineSource
+    input: any LineSource, syncFetches: Bool = false
   ) async -> ExitStatus {
     let text: BookText
     do {
@@ -61,20 +62,29 @@ package struct ReadRunner: CommandRunner {
     let saved = (try? await service.readingPosition(id: entry.id)) ?? nil
     // `--at` (a `library search` hint) wins over where the reader stopped.
     let (top, note) = offset.map { ($0, nil) } ?? Self.resumePlace(saved, in: text)
-    var reader = Pager(
-      text: text, title: entry.title, width: output.width,
-      height: (output.height ?? TerminalHeight.current()) - 2, raw: raw, top: top,
-      textWidth: textWidth)
-    reader.wordsPerMinute = context.configuration.wordsPerMinute
+    let height = (output.height ?? TerminalHeight.current()) - 2
     if let note { output.printError(note) }
+    var sync = await ReaderProgress.open(context: context, id: entry.id, fetches: syncFetches)
+    // `--at` names the place: no offer then, but the place is still pushed at the end.
+    let offered =
+      offset != nil
+      ? nil
+      : await sync?.offer(
+        text: text, saved: saved, top: top, pageBytes: output.width * height, input: input)
+    var reader = Pager(
+      text: text, title: entry.title, width: output.width, height: height, raw: raw,
+      top: offered ?? top, textWidth: textWidth)
+    reader.wordsPerMinute = context.configuration.wordsPerMinute
     // On a terminal, keys without Enter; piped, or on a dumb terminal, lines as before.
     let keys =
       input.isInteractive && output.isTerminal
         && TerminalKeys.isWanted(environment: context.options.environment)
       ? TerminalKeys(lines: input) : nil
-    return await ReaderSession(
+    let status = await ReaderSession(
       pager: reader, id: entry.id, service: service, output: output, input: input, keys: keys
     ).run()
+    await sync?.close(text: text)
+    return status
   }
 
   /// Where to open a book read before, and a note when its file changed since: the saved words
