@@ -22,7 +22,7 @@ if arguments.contains("--help") || arguments.contains("-h") {
       --quick           fewer samples: a smoke run
       --no-build        measure the gutenberg and bench-hello binaries already built next to
                         this one (else `swift build -c release` builds them first)
-      --only N,N,...    only these figures (1 to 21)
+      --only N,N,...    only these figures (1 to 22)
       --gutenberg PATH  measure this gutenberg binary (e.g. an older build, for before/after)
       -h, --help        show this help and do nothing else
     """)
@@ -39,7 +39,7 @@ let only: Set<Int> =
     arguments.index(after: index) < arguments.endIndex
       ? Set(arguments[arguments.index(after: index)].split(separator: ",").compactMap { Int($0) })
       : nil
-  } ?? Set(1...21)
+  } ?? Set(1...22)
 
 func runAll() async throws -> [ResultRow] {
   var binaries = try Binaries.locate(build: !arguments.contains("--no-build"))
@@ -84,6 +84,7 @@ func runAll() async throws -> [ResultRow] {
     if only.contains(19) { rows += try await NewBooksBenchmark.run(context) }
     if only.contains(20) { rows += try await BrowserBenchmark.run(context) }
     if only.contains(21) { rows += try await DailySyncBenchmark.run(context) }
+    if only.contains(22) { rows += try await RealFeedBenchmark.run(context) }
   } catch {
     await server.stop()
     throw error
