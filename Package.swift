@@ -27,7 +27,7 @@ let package = Package(
     // request (apt: libcurl4 to run, libcurl4-openssl-dev for its headers to build): not linked,
     // so a command that makes no request never loads it nor the libraries it pulls in.
     .target(name: "CCurl", dependencies: ["CLoader"], path: "Sources/CCurl"),
-    // The dlopen loader the four C shims share: first use under a lock, the symbols, and the
+    // The dlopen loader the C shims share: first use under a lock, the symbols, and the
     // one-line failure naming the apt package.
     .target(
       name: "CLoader", path: "Sources/CLoader",

@@ -51,9 +51,8 @@ import Testing
       return compressed[offset..<min(offset + 65_536, compressed.count)]
     })
     var ids: [Int] = []
-    try archive.forEachRecord(oversized: { Issue.record("oversized \($0)") }) { id, _ in
-      ids.append(id)
-    }
+    try archive.forEachRecord(
+      oversized: { Issue.record("oversized \($0)") }, { id, _ in ids.append(id) })
     let expected = try books.map { try Book.decode(from: $0).id }.sorted()
     #expect(ids == expected)
     let counts = try #require(archive.bzip2Counts)

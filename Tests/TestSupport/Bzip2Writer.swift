@@ -65,7 +65,9 @@ public enum Bzip2Writer {
   /// A small deterministic generator (the tests' data must be the same from run to run).
   public struct SplitMix {
     var state: UInt64
+    /// A generator whose numbers depend on `seed` alone.
     public init(seed: UInt64) { state = seed }
+    /// The next number (SplitMix64).
     public mutating func next() -> UInt64 {
       state &+= 0x9E37_79B9_7F4A_7C15
       var z = state

@@ -13,6 +13,7 @@ public enum RealSizeFeed {
 
   /// What was written.
   public struct Written: Sendable {
+    /// Records written (one per book).
     public var records: Int
     /// Bytes of records (the tar's contents).
     public var bytes: Int

@@ -18,6 +18,7 @@ public struct TarWriter {
   /// The archive so far (``finish()`` adds its end).
   public private(set) var bytes = Data()
 
+  /// An empty archive.
   public init() {}
 
   /// Adds an entry named `path` (at most 100 bytes) holding `content` (files only), linking
@@ -25,20 +26,34 @@ public struct TarWriter {
   public mutating func add(
     _ path: String, _ content: Data = Data(), kind: Kind = .file, link: String = ""
   ) {
+    addHeader(path, size: kind == .file ? content.count : 0, kind: kind, link: link)
+    if kind == .file {
+      bytes.append(content)
+      bytes.append(contentsOf: [UInt8](repeating: 0, count: (512 - content.count % 512) % 512))
+    }
+  }
+
+  /// Adds only the header of an entry of `size` bytes: its content (and the zeros that pad it
+  /// to 512 bytes) must follow, written by the caller (a content too large to hold, compressed
+  /// piece by piece).
+  public mutating func addHeader(
+    _ path: String, size: Int, kind: Kind = .file, link: String = ""
+  ) {
     var header = [UInt8](repeating: 0, count: 512)
     func put(_ text: String, at offset: Int, width: Int) {
       for (index, byte) in text.utf8.prefix(width).enumerated() { header[offset + index] = byte }
     }
     func octal(_ value: Int, at offset: Int, width: Int) {
       let digits = String(value, radix: 8)
-      put(String(repeating: "0", count: max(width - 1 - digits.count, 0)) + digits, at: offset,
+      put(
+        String(repeating: "0", count: max(width - 1 - digits.count, 0)) + digits, at: offset,
         width: width - 1)
     }
     put(path, at: 0, width: 100)
     octal(kind == .directory ? 0o755 : 0o644, at: 100, width: 8)
     octal(0, at: 108, width: 8)
     octal(0, at: 116, width: 8)
-    octal(kind == .file ? content.count : 0, at: 124, width: 12)
+    octal(size, at: 124, width: 12)
     octal(1_700_000_000, at: 136, width: 12)
     header[156] = kind.rawValue
     put(link, at: 157, width: 100)
@@ -50,10 +65,6 @@ public struct TarWriter {
     octal(sum, at: 148, width: 7)
     header[155] = 0x20
     bytes.append(contentsOf: header)
-    if kind == .file {
-      bytes.append(content)
-      bytes.append(contentsOf: [UInt8](repeating: 0, count: (512 - content.count % 512) % 512))
-    }
   }
 
   /// The archive with its end (two zero blocks, padded to 10,240 bytes as tar does).

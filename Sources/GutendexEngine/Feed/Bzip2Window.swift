@@ -92,7 +92,8 @@ struct Bzip2Window: ~Copyable {
         for index in 0..<byteCount {
           let high = source.load(fromByteOffset: index, as: UInt8.self) << left
           let low =
-            index + 1 < available ? source.load(fromByteOffset: index + 1, as: UInt8.self) >> right
+            index + 1 < available
+            ? source.load(fromByteOffset: index + 1, as: UInt8.self) >> right
             : 0
           target.storeBytes(of: high | low, toByteOffset: index, as: UInt8.self)
         }

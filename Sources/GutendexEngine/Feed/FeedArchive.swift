@@ -48,8 +48,9 @@ final class FeedArchive {
   func forEachRecord(
     oversized: (Int) -> Void, _ body: (Int, UnsafeRawBufferPointer) throws -> Void
   ) throws {
-    // libarchive and libxml2 are opened here, by the one command that reads the feed.
-    if let reason = gb_archive_load() ?? FeedRecordReader.loadFailure {
+    // libbz2, libarchive and libxml2 are opened here, by the one command that reads the feed
+    // (libbz2 first: libarchive needs it too, so a missing one is named as itself).
+    if let reason = ParallelBzip2.loadFailure ?? gb_archive_load() ?? FeedRecordReader.loadFailure {
       throw Failure(reason: String(cString: reason), libraryMissing: true)
     }
     // PG's feed is bzip2 (its first bytes say so): decompressed here, block by block on two
@@ -61,9 +62,6 @@ final class FeedArchive {
       throw Failure(reason: "\(error)", source: error)
     }
     if ParallelBzip2.isBzip2(first) {
-      if let reason = ParallelBzip2.loadFailure {
-        throw Failure(reason: String(cString: reason), libraryMissing: true)
-      }
       bzip2 = ParallelBzip2(first: first, next: next, isCancelled: isCancelled)
     } else {
       peeked = first
