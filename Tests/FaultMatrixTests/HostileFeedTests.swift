@@ -115,9 +115,15 @@ struct HostileFeedTests {
     }
     await setup.stop()
     let err = String(decoding: child.stderr, as: UTF8.self)
-    #expect(exit.code == 130, "\(exit): \(err)")
+    let out = String(decoding: child.stdout, as: UTF8.self)
+    #expect(exit.code == 130, "\(exit): \(err) \(out)")
     #expect(took <= .seconds(1), "the refresh took \(took) to end after Ctrl-C")
-    #expect(err.contains("the previous catalogue is kept"), "\(err)")
+    let report = try JSONSerialization.jsonObject(with: child.stdout) as? [String: Any]
+    let feed = report?["feed"] as? [String: Any]
+    #expect(feed?["result"] as? String == "failed", "stderr: \(err) stdout: \(out)")
+    #expect(feed?["note"] as? String == "the feed: stopped by Ctrl-C", "\(out)")
+    // The catalogue is the one before: the small index's books, none from the feed.
+    #expect(report?["books"] as? Int == report?["base_books"] as? Int, "\(out)")
     let show = try await setup.app.run(["show", "84", "--json", "--source", "local"])
     #expect(show.status == 0, "\(show)")
   }
