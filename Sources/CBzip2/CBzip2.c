@@ -3,6 +3,9 @@
 
 #include <stdlib.h>
 #include <string.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 #include "CLoader.h"
 
@@ -147,4 +150,10 @@ int gb_bz2_compress(const void *input, size_t input_length, int level, void *out
                                                   (unsigned)input_length, level, 0, 0);
   *output_length = room;
   return status;
+}
+
+void gb_return_freed_memory(void) {
+#if defined(__GLIBC__)
+  malloc_trim(0);
+#endif
 }

@@ -28,26 +28,27 @@ public enum RealSizeFeed {
       let object = try JSONSerialization.jsonObject(with: book) as? [String: Any]
       return (object?["id"] as? Int ?? 0, book)
     }.sorted { $0.0 < $1.0 }
-    // How many files each record gains: the average record FeedGenerator writes, from a
-    // sample, against the real average.
-    let sample = keyed.prefix(2_000)
-    let sampleBytes = try sample.reduce(0) { $0 + (try FeedGenerator.record($1.1).utf8.count) }
-    let average = sample.isEmpty ? 0 : sampleBytes / sample.count
+    // Files are added to each record until the records written so far reach the real
+    // average (a book with no type to repeat passes its share on to the next).
     let target = keyed.isEmpty ? 0 : recordBytes / keyed.count
-    let files = max(0, (target - average) / entryBytes)
-
     let writer = try FeedArchiveWriter(path: path)
     var written = Written(records: 0, bytes: 0)
+    var owed = 0
     for (id, book) in keyed {
       var record = try FeedGenerator.record(book)
+      owed += target - record.utf8.count
       let types = try FeedGenerator.formats(book).filter { !$0.1.contains("noimages") }.map(\.0)
-      if !types.isEmpty, files > 0 {
+      if !types.isEmpty, owed > 0 {
         let end = "  </pgterms:ebook>\n</rdf:RDF>\n"
         precondition(record.hasSuffix(end), "FeedGenerator's record ends otherwise")
         record.removeLast(end.utf8.count)
         var generator = Bzip2Writer.SplitMix(seed: UInt64(id))
-        for index in 0..<files {
-          record += entry(id: id, index: index, type: types[index % types.count], &generator)
+        var index = 0
+        while owed > 0 {
+          let file = entry(id: id, index: index, type: types[index % types.count], &generator)
+          record += file
+          owed -= file.utf8.count
+          index += 1
         }
         record += end
       }
@@ -59,9 +60,6 @@ public enum RealSizeFeed {
     try writer.close()
     return written
   }
-
-  /// About how long one added file entry is.
-  static let entryBytes = 900
 
   /// One `dcterms:hasFormat` entry as PG writes them: a file's URL, size, format (under a
   /// random node id) and modification time.

@@ -38,4 +38,9 @@ int gb_bz2_decoder_run(struct gb_bz2_decoder *decoder, const void *input, size_t
 int gb_bz2_compress(const void *input, size_t input_length, int level, void *output,
                     size_t *output_length);
 
+/// Gives the memory the feed's threads freed (blocks, their buffers and decoders, parsed
+/// records) back to the system, where the C library can (glibc's malloc_trim): it keeps freed
+/// memory for reuse otherwise, and the index built after the feed is the refresh's peak.
+void gb_return_freed_memory(void);
+
 #endif

@@ -1,3 +1,4 @@
+import CBzip2
 import Foundation
 import Gutendex
 import Synchronization
@@ -129,9 +130,12 @@ public enum FeedReader {
       }
     }
     queue.close()
-    let reading = try parsed.wait().get()
+    let reading = parsed.wait()
+    // The blocks, buffers, decoders and parsed records are gone: their memory goes back to the
+    // system before the index is built (the refresh's peak), not kept by malloc for reuse.
+    gb_return_freed_memory()
     try expanded.get()
-    return reading
+    return try reading.get()
   }
 
   /// The archive's side stopped because the parsing side had failed (its error is the one
