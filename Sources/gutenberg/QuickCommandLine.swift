@@ -137,7 +137,8 @@ enum QuickCommand: Equatable {
       // `favorites` alone is `favorites list`, its default subcommand, options and all.
       if line.peekWord() == "list" { _ = line.nextWord() }
       guard line.read(globalOptions + [json, .init("order")], words: 0),
-        let global = globalValues(line), let order = line.value("order", default: FavoriteOrder.newest)
+        let global = globalValues(line),
+        let order = line.value("order", default: FavoriteOrder.newest)
       else { return nil }
       return .favoritesList(global, order: order, json: line.has("json"))
     case "library":

@@ -19,7 +19,8 @@ import Testing
     case let status as Status: .status(status.global.values, json: status.json)
     case let favorites as Favorites.ListFavorites:
       .favoritesList(favorites.global.values, order: favorites.order, json: favorites.json)
-    case let library as LibraryCommand.ListLibrary: .library(library.global.values, json: library.json)
+    case let library as LibraryCommand.ListLibrary:
+      .library(library.global.values, json: library.json)
     case let search as LibraryCommand.SearchLibrary:
       .librarySearch(search.global.values, words: search.words, json: search.json)
     case let bookmarks as Bookmarks:
@@ -104,7 +105,8 @@ import Testing
       let parsed = try? Gutenberg.parseAsRoot(arguments)
       guard let quick = QuickCommand(arguments) else { continue }
       taken += 1
-      #expect(parsed.flatMap(Self.quick) == quick, "\(arguments): ArgumentParser read \(parsed as Any)")
+      #expect(
+        parsed.flatMap(Self.quick) == quick, "\(arguments): ArgumentParser read \(parsed as Any)")
     }
     #expect(taken >= Self.common.count * 3 / 2, "only \(taken) lines taken")
   }

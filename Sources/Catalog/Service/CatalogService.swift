@@ -45,6 +45,9 @@ public final class CatalogService: Sendable {
   let feed: StoreFeed
   /// True while a background probe of a server that failed recently is under way.
   let retryingServer = Atomic<Bool>(false)
+  /// What the front works out of a download's file to keep with it in the library (its body
+  /// and chapters, for `library search`), when the download is recorded; nil keeps none.
+  let libraryContents: (@Sendable (LibraryEntry) -> LibraryContents?)?
   /// How often another process's commits are looked for while someone observes.
   public static let changePollInterval: Duration = .milliseconds(100)
 
@@ -53,8 +56,10 @@ public final class CatalogService: Sendable {
     client: GutendexClient, favorites: FavoritesStore, cache: PageCache?,
     local: LocalCatalogue? = nil, mode: Mode = .automatic, log: RequestLog = RequestLog(),
     cacheProblem: StoreError? = nil, now: @escaping @Sendable () -> Date = { Date() },
-    clock: any Clock<Duration> = ContinuousClock()
+    clock: any Clock<Duration> = ContinuousClock(),
+    libraryContents: (@Sendable (LibraryEntry) -> LibraryContents?)? = nil
   ) {
+    self.libraryContents = libraryContents
     var client = client
     let previous = client.observer
     client.observer = { event in
@@ -88,7 +93,8 @@ public final class CatalogService: Sendable {
   /// `cacheReadsOnly` the page cache, for a command that asks no server (so stores no page).
   public static func open(
     client: GutendexClient, location: StoreLocation, local: LocalCatalogue? = nil,
-    mode: Mode = .automatic, readsOnly: Bool = false, cacheReadsOnly: Bool = false
+    mode: Mode = .automatic, readsOnly: Bool = false, cacheReadsOnly: Bool = false,
+    libraryContents: (@Sendable (LibraryEntry) -> LibraryContents?)? = nil
   ) async throws(CatalogError) -> CatalogService {
     // One lock wait for the service's files: Ctrl-C stops every wait of this service.
     let busyWait = BusyWait()
@@ -107,7 +113,7 @@ public final class CatalogService: Sendable {
     if case .failure(let error) = cache { problem = error }
     return CatalogService(
       client: client, favorites: favorites, cache: try? cache.get(), local: local, mode: mode,
-      cacheProblem: problem)
+      cacheProblem: problem, libraryContents: libraryContents)
   }
 
   /// True when the favourites file (or the data directory) cannot be written: everything that

@@ -56,7 +56,9 @@ package final class AppContext {
         client: client, location: location, local: local, mode: mode,
         readsOnly: options.readsOnly,
         cacheReadsOnly: options.readsOnly
-          && (mode == .localOnly || options.offline || options.readsNoPages))
+          && (mode == .localOnly || options.offline || options.readsNoPages),
+        // A downloaded text's body and chapters, kept with it for `library search`.
+        libraryContents: { LibrarySearch.contents(of: $0) })
     } catch {
       throw AppStartError(message: error.description, status: ExitStatus(error))
     }

@@ -24,8 +24,10 @@ package struct LibrarySearchRunner: CommandRunner {
       return fail("give words to search for: gutenberg library search WORDS", .usage)
     }
     let entries: [LibraryEntry]
+    let kept: [LibraryContents]
     do {
       entries = try await service.downloads()
+      kept = try await service.downloadContents()
     } catch {
       return fail(error)
     }
@@ -33,7 +35,7 @@ package struct LibrarySearchRunner: CommandRunner {
     var found = 0
     var lastBook: String?
     if format == .json { output.write("[") }
-    search.run(texts) { event in
+    search.run(texts, kept: kept) { event in
       switch event {
       case .skipped(let entry, let reason):
         output.printError("note: skipped book \(entry.id): \(Sanitizer.sanitize(reason))")
