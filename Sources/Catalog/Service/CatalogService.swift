@@ -90,10 +90,13 @@ public final class CatalogService: Sendable {
   /// wait for another process's lock): the favourites database must open, or this throws; the
   /// page cache is disposable, so when it cannot open the service browses without it and
   /// ``cacheProblem`` says why. `readsOnly` opens the favourites to read only;
-  /// `cacheReadsOnly` the page cache, for a command that asks no server (so stores no page).
+  /// `cacheReadsOnly` the page cache, for a command that asks no server (so stores no page);
+  /// `cacheWritesOnDemand` opens it to read until a page is stored (a listing, which writes
+  /// only what a server answered).
   public static func open(
     client: GutendexClient, location: StoreLocation, local: LocalCatalogue? = nil,
     mode: Mode = .automatic, readsOnly: Bool = false, cacheReadsOnly: Bool = false,
+    cacheWritesOnDemand: Bool = false,
     libraryContents: (@Sendable (LibraryEntry) -> LibraryContents?)? = nil
   ) async throws(CatalogError) -> CatalogService {
     // One lock wait for the service's files: Ctrl-C stops every wait of this service.
@@ -105,7 +108,9 @@ public final class CatalogService: Sendable {
       return (
         favorites,
         Result { () throws(StoreError) in
-          try PageCache(location: location, busyWait: busyWait, readsOnly: cacheReadsOnly)
+          try PageCache(
+            location: location, busyWait: busyWait, readsOnly: cacheReadsOnly,
+            writesOnDemand: cacheWritesOnDemand)
         }
       )
     }
