@@ -20,7 +20,10 @@ import Testing
     let folding = TextFolding()
     let scanner = TextScanner(needle: folding.needle(words), folding: folding, pieceSize: piece)
     var found: [(Int, String)] = []
-    let outcome = scanner.scan(try TextBytes(path: file.path)) { range in
+    let descriptor = open(file.path, O_RDONLY)
+    defer { close(descriptor) }
+    let outcome = scanner.scan(try SearchedText(descriptor: descriptor, count: text.count)) {
+      range in
       found.append((range.lowerBound, String(decoding: text[range], as: UTF8.self)))
       return true
     }
@@ -141,6 +144,44 @@ import Testing
         let expected = Self.reference(words, in: text).map(\.lowerBound)
         #expect(found == expected, "\(words) in \(string.debugDescription)")
       }
+    }
+  }
+
+  /// The search's choice of encoding is the reader's, on every kind of start: ASCII, UTF-8,
+  /// Latin-1, bytes Windows-1252 does not define, sequences cut short, and a character cut by
+  /// the end of the 4 MiB sample.
+  @Test func theEncodingIsTheReaders() {
+    var generator = SystemRandomNumberGenerator()
+    let pieces: [[UInt8]] = [
+      Array("plain text, ".utf8), Array("é".utf8), Array("“".utf8), Array("🙂".utf8), [0xE9],
+      [0xE8, 0x20], [0x81], [0xC3], [0xE2, 0x80], [0xF0, 0x9F], [0x80], [0xFF], Array("\r\n".utf8),
+    ]
+    func check(_ bytes: [UInt8], _ what: String) {
+      bytes.withUnsafeBufferPointer { buffer in
+        #expect(SearchedText.encoding(of: buffer) == TextBytes.encoding(of: buffer), "\(what)")
+      }
+    }
+    for round in 0..<400 {
+      var bytes: [UInt8] = []
+      for _ in 0..<Int.random(in: 0...60, using: &generator) {
+        if Bool.random(using: &generator) {
+          bytes += Array(
+            repeating: UInt8(ascii: "a"), count: Int.random(in: 0...70, using: &generator))
+        }
+        bytes += pieces.randomElement(using: &generator)!
+      }
+      check(bytes, "round \(round): \(bytes.prefix(64))")
+    }
+    // A character cut by the end of the sample, and just inside it.
+    let sample = TextBytes.encodingSample
+    for (lead, at) in [
+      ([UInt8]([0xC3, 0xA9]), sample - 1), ([0xE2, 0x80, 0x9C], sample - 2),
+      ([0xE9], sample - 1), ([0xC3, 0xA9], sample - 2),
+    ] {
+      var bytes = [UInt8](repeating: 0x61, count: sample + 8)
+      bytes.replaceSubrange(at..<at + lead.count, with: lead)
+      check(bytes, "\(lead) at \(at)")
+      check(Array(bytes.prefix(at + lead.count)), "\(lead) at \(at), the end of the file")
     }
   }
 }

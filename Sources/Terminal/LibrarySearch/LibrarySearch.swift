@@ -103,15 +103,14 @@ package final class LibrarySearch {
           ? "\(entry.path) is not a regular file" : "cannot read \(error.description)"
       return handle(.skipped(entry, reason))
     }
+    defer { close(descriptor) }
     var info = stat()
     guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
-      close(descriptor)
       return handle(.skipped(entry, "\(entry.path) is not a regular file"))
     }
-    close(descriptor)
-    let bytes: TextBytes
+    let bytes: SearchedText
     do {
-      bytes = try TextBytes(path: entry.path)
+      bytes = try SearchedText(descriptor: descriptor, count: Int(info.st_size))
     } catch {
       return handle(.skipped(entry, "cannot read \(entry.path): \(error.localizedDescription)"))
     }
@@ -124,7 +123,7 @@ package final class LibrarySearch {
     let outcome = scanner.scan(bytes) { range in
       // Otherwise the header and licence, and the chapters, are found once, when the book has
       // a match at all.
-      if parts == nil { parts = Self.parts(of: bytes) }
+      if parts == nil { parts = Self.parts(of: entry) }
       if let body = parts?.body, !body.contains(range.lowerBound) { return true }
       let chapter = parts?.chapters.last { $0.offset <= range.lowerBound }?.title
       let match = context(bytes, match: range, entry: entry, chapter: chapter)
@@ -140,8 +139,12 @@ package final class LibrarySearch {
     return !stopped
   }
 
-  /// The body and chapters of the text in `bytes`, as ``contents(of:)`` finds them.
-  private static func parts(of bytes: TextBytes) -> Parts {
+  /// The body and chapters of `entry`'s text as ``contents(of:)`` finds them, or none when it
+  /// cannot be read as the reader reads it.
+  private static func parts(of entry: LibraryEntry) -> Parts {
+    guard let bytes = try? TextBytes(path: entry.path) else {
+      return Parts(body: nil, chapters: [])
+    }
     let text = BookText(bytes: bytes)
     let chapters = TableOfContents(text, in: text.bodyBytes).entries.map {
       LibraryContents.Chapter(title: $0.title, offset: $0.offset)
@@ -151,7 +154,7 @@ package final class LibrarySearch {
 
   /// The line around `match` (only the bytes that can be shown).
   private func context(
-    _ text: TextBytes, match: Range<Int>, entry: LibraryEntry, chapter: String?
+    _ text: SearchedText, match: Range<Int>, entry: LibraryEntry, chapter: String?
   ) -> LibraryMatch {
     let size = text.count
     let reach = cells * 4 + 64

@@ -15,7 +15,7 @@ import Foundation
 /// bounded whatever the file's size or line lengths; the pages read are given back every few
 /// megabytes. Both find the same first match on each line as folding the whole file would. The
 /// encoding and the "not text" test are the reader's (``TextBytes/encoding(of:)``,
-/// ``BookText/notTextReason(_:encoding:)``), made on the same first bytes.
+/// ``BookText/notTextReason(_:encoding:)``), made on the same first bytes (``SearchedText``).
 final class TextScanner {
   /// Bytes folded at a time: as many as the reader looks at to choose the encoding.
   static let pieceSize = TextBytes.encodingSample
@@ -59,13 +59,13 @@ final class TextScanner {
 
   /// Calls `found` with the file bytes of the first match on each line of `text`, in order,
   /// until its end or until `found` returns false.
-  func scan(_ text: TextBytes, found: (Range<Int>) -> Bool) -> Outcome {
+  func scan(_ text: SearchedText, found: (Range<Int>) -> Bool) -> Outcome {
     encoding = text.encoding
     guard let base = text.base else { return .searched }
     let count = text.count
     let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
     let origin = count >= 3 && (0..<3).allSatisfy { base[$0] == bom[$0] } ? 3 : 0
-    if let reason = BookText.notTextReason(
+    if let reason = SearchedText.notTextReason(
       text.buffer(origin..<min(count, origin + 8192)), encoding: encoding)
     {
       return .notText(reason)
@@ -142,8 +142,7 @@ final class TextScanner {
       else {
         release(window)
         if window == range.upperBound { return true }
-        // The next window's candidates: matches starting up to the anchor's distance before.
-        from = max(from, window - ascii.anchor)
+        from = window
         continue
       }
       guard found(match) else { return false }
