@@ -184,4 +184,27 @@ import Testing
       check(Array(bytes.prefix(at + lead.count)), "\(lead) at \(at), the end of the file")
     }
   }
+
+  /// Past the bytes the choice of encoding notes (more than 4,096 accents, and a text longer
+  /// than the 4 MiB it looks at), the scanner finds the bytes past ASCII itself, and still
+  /// finds exactly what folding the whole text finds.
+  @Test func findsWhatFoldingFindsPastTheNotedBytes() throws {
+    let lines = [
+      "plain words and the word here", "été, Être et l'ÉTÉ", "nothing at all in this one",
+      "The WORD, then the word", "café  word\tplain", "word",
+    ]
+    var text = ""
+    var index = 0
+    while text.utf8.count < TextBytes.encodingSample + 200_000 {
+      text += lines[index % lines.count] + (index % 3 == 0 ? "\r\n" : "\n")
+      index += 1
+    }
+    let data = Data(text.utf8)
+    #expect(text.unicodeScalars.filter { !$0.isASCII }.count > SearchedText.highBytesKept)
+    for words in ["word", "ete", "the word", "cafe word"] {
+      let found = try Self.matches(words, in: data).map(\.0)
+      #expect(found == Self.reference(words, in: data).map(\.lowerBound), "\(words)")
+      #expect(found.last ?? 0 > TextBytes.encodingSample, "\(words)")
+    }
+  }
 }

@@ -20,6 +20,14 @@ final class SearchedText {
   let count: Int
   /// UTF-8, or Windows-1252 for a Latin-1 text (``TextBytes/encoding(of:)``'s choice).
   let encoding: TextBytes.Encoding
+  /// Where the bytes past ASCII are (each character's first byte), as choosing the encoding
+  /// found them, up to ``highBytesEnd``: the search goes from one to the next without reading
+  /// the ASCII between them again.
+  let highBytes: [Int]
+  /// The offset up to which ``highBytes`` holds every byte past ASCII.
+  let highBytesEnd: Int
+  /// The most positions kept in ``highBytes`` (past them, the search looks for itself).
+  static let highBytesKept = 4096
 
   /// The regular file open at `descriptor`, `count` bytes long, mapped (the descriptor may be
   /// closed afterwards).
@@ -28,6 +36,8 @@ final class SearchedText {
     guard count > 0 else {
       base = nil
       encoding = .utf8
+      highBytes = []
+      highBytesEnd = 0
       return
     }
     // Not MAP_POPULATE: filling every page at once took twice as long as the faults, which map
@@ -43,7 +53,10 @@ final class SearchedText {
     MappingGuard.register(address, count: count)
     let start = UnsafePointer(address.assumingMemoryBound(to: UInt8.self))
     base = start
-    encoding = Self.encoding(of: UnsafeBufferPointer(start: start, count: count))
+    let sniffed = Self.sniff(UnsafeBufferPointer(start: start, count: count))
+    encoding = sniffed.encoding
+    highBytes = sniffed.highBytes
+    highBytesEnd = sniffed.end
   }
 
   deinit {
@@ -72,16 +85,35 @@ final class SearchedText {
   /// ASCII between bytes past it skipped 32 bytes at a time (``TextScanner/nextHighByte``):
   /// this pass over the first 4 MiB of every text was as long as the search itself.
   static func encoding(of bytes: UnsafeBufferPointer<UInt8>) -> TextBytes.Encoding {
-    guard let base = bytes.baseAddress else { return .utf8 }
+    sniff(bytes).encoding
+  }
+
+  /// ``encoding(of:)``, with where it met the bytes past ASCII (see ``highBytes``) and the
+  /// offset up to which it met them all.
+  private static func sniff(_ bytes: UnsafeBufferPointer<UInt8>) -> (
+    encoding: TextBytes.Encoding, highBytes: [Int], end: Int
+  ) {
+    guard let base = bytes.baseAddress else { return (.utf8, [], 0) }
     var invalid = 0
     var multiByte = 0
     let end = min(bytes.count, TextBytes.encodingSample)
     var index = 0
+    var high: [Int] = []
+    var known = 0
+    /// Notes the byte past ASCII at `index` while there is room; the list ends there otherwise.
+    func note(_ index: Int) {
+      guard high.count < highBytesKept else { return }
+      high.append(index)
+      known = index + 1
+    }
     while index < end {
-      index = TextScanner.nextHighByte(base, from: index, to: end)
+      let next = TextScanner.nextHighByte(base, from: index, to: end)
+      if high.count < highBytesKept { known = next }
+      index = next
       guard index < end else { break }
       let byte = base[index]
-      if TextBytes.undefinedInWindows1252.contains(byte) { return .utf8 }
+      note(index)
+      if TextBytes.undefinedInWindows1252.contains(byte) { return (.utf8, high, known) }
       let length: Int
       switch byte {
       case 0xC2...0xDF: length = 2
@@ -106,8 +138,10 @@ final class SearchedText {
         invalid += 1
         index += 1
       }
+      if high.count < highBytesKept { known = index }
     }
-    return invalid > 0 && invalid > multiByte ? .windows1252 : .utf8
+    if high.count < highBytesKept { known = max(known, index) }
+    return (invalid > 0 && invalid > multiByte ? .windows1252 : .utf8, high, known)
   }
 
   /// ``BookText/notTextReason(_:encoding:)`` of the first bytes, answered at once for bytes

@@ -76,10 +76,24 @@ final class TextScanner {
       text.release(released..<position)
       released = position
     }
+    // The next byte past ASCII at or after `start` (a line's start or the line end before
+    // it), `limit` when there is none before it: from the positions choosing the encoding
+    // noted, then by reading (past the first 4 MiB, or past as many as were noted).
+    var cursor = 0
+    func nextHigh(from start: Int, to limit: Int) -> Int {
+      guard start < text.highBytesEnd else {
+        return Self.nextHighByte(base, from: start, to: limit)
+      }
+      let noted = text.highBytes
+      while cursor < noted.count, noted[cursor] < start { cursor += 1 }
+      if cursor < noted.count { return min(noted[cursor], limit) }
+      return text.highBytesEnd >= limit
+        ? limit : Self.nextHighByte(base, from: text.highBytesEnd, to: limit)
+    }
     // Always at a line's start, or at the line end before it.
     var position = origin
     while position < count {
-      let high = Self.nextHighByte(base, from: position, to: count)
+      let high = nextHigh(from: position, to: count)
       // The start of the line that byte is on (the end of the text when there is none).
       var special = high
       while special < count, special > position, !Self.isLineEnd(base[special - 1]) {
@@ -94,7 +108,7 @@ final class TextScanner {
       var end = lineEnd(base, from: high, count: count)
       while end < count {
         let limit = min(count, end + Self.foldedGap)
-        let next = Self.nextHighByte(base, from: end, to: limit)
+        let next = nextHigh(from: end, to: limit)
         guard next < limit else { break }
         end = lineEnd(base, from: next, count: count)
       }
