@@ -31,7 +31,7 @@ struct Bookmarks: GlobalOptionsCommand {
   /// What ``run()`` does, on values parsed either way.
   static func run(global: GlobalValues, id: Int?, json: Bool) async throws {
     let format: ListFormat = json ? .json : .automatic
-    try await global.run(readsOnly: true, readsNoPages: true) {
+    try await global.run(readsOnly: true, readsNoPages: true, usesNoPageCache: true) {
       await BookmarksRunner(context: $0).run(id: id, format: format)
     }
   }

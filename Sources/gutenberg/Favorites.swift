@@ -28,7 +28,7 @@ struct Favorites: GlobalOptionsCommand {
     /// the page cache is only read.
     static func run(global: GlobalValues, order: FavoriteOrder, json: Bool) async throws {
       let format: ListFormat = json ? .json : .automatic
-      try await global.run(readsOnly: true, readsNoPages: true) {
+      try await global.run(readsOnly: true, readsNoPages: true, usesNoPageCache: true) {
         await FavoritesRunner(context: $0).list(order: order, format: format)
       }
     }

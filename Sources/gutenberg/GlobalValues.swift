@@ -31,12 +31,13 @@ struct GlobalValues: Equatable, Sendable {
 
   /// Builds the app and runs one call on it; a non-zero status becomes the exit code.
   func run(
-    readsOnly: Bool = false, readsNoPages: Bool = false,
+    readsOnly: Bool = false, readsNoPages: Bool = false, usesNoPageCache: Bool = false,
     _ body: @MainActor @Sendable (AppContext) async -> ExitStatus
   ) async throws {
     var options = appOptions
     options.readsOnly = readsOnly
     options.readsNoPages = readsNoPages
+    options.usesNoPageCache = usesNoPageCache
     let status = await GlobalOptions.execute(options, body)
     if status != .ok { throw ExitCode(status.rawValue) }
   }

@@ -24,7 +24,7 @@ struct LibraryCommand: GlobalOptionsCommand {
     static func run(global: GlobalValues, json: Bool) async throws {
       let format: ListFormat = json ? .json : .automatic
       // Lists only: no write lock, nothing written (another process may hold the lock).
-      try await global.run(readsOnly: true, readsNoPages: true) {
+      try await global.run(readsOnly: true, readsNoPages: true, usesNoPageCache: true) {
         await LibraryRunner(context: $0).list(format: format)
       }
     }
@@ -65,7 +65,7 @@ struct LibraryCommand: GlobalOptionsCommand {
     /// What ``run()`` does, on values parsed either way.
     static func run(global: GlobalValues, words: [String], json: Bool) async throws {
       let format: ListFormat = json ? .json : .automatic
-      try await global.run(readsOnly: true, readsNoPages: true) {
+      try await global.run(readsOnly: true, readsNoPages: true, usesNoPageCache: true) {
         await LibrarySearchRunner(context: $0).run(words: words, format: format)
       }
     }

@@ -92,19 +92,21 @@ public final class CatalogService: Sendable {
   /// ``cacheProblem`` says why. `readsOnly` opens the favourites to read only;
   /// `cacheReadsOnly` the page cache, for a command that asks no server (so stores no page);
   /// `cacheWritesOnDemand` opens it to read until a page is stored (a listing, which writes
-  /// only what a server answered).
+  /// only what a server answered); without `opensCache` (a command that never looks at it) it
+  /// is not opened at all.
   public static func open(
     client: GutendexClient, location: StoreLocation, local: LocalCatalogue? = nil,
     mode: Mode = .automatic, readsOnly: Bool = false, cacheReadsOnly: Bool = false,
-    cacheWritesOnDemand: Bool = false,
+    cacheWritesOnDemand: Bool = false, opensCache: Bool = true,
     libraryContents: (@Sendable (LibraryEntry) -> LibraryContents?)? = nil
   ) async throws(CatalogError) -> CatalogService {
     // One lock wait for the service's files: Ctrl-C stops every wait of this service.
     let busyWait = BusyWait()
     let (favorites, cache) = try await StoreWork.run(on: busyWait) {
-      () throws(StoreError) -> (FavoritesStore, Result<PageCache, StoreError>) in
+      () throws(StoreError) -> (FavoritesStore, Result<PageCache, StoreError>?) in
       let favorites = try FavoritesStore(
         location: location, busyWait: busyWait, readsOnly: readsOnly)
+      guard opensCache else { return (favorites, nil) }
       return (
         favorites,
         Result { () throws(StoreError) in
@@ -115,9 +117,9 @@ public final class CatalogService: Sendable {
       )
     }
     var problem: StoreError?
-    if case .failure(let error) = cache { problem = error }
+    if case .failure(let error)? = cache { problem = error }
     return CatalogService(
-      client: client, favorites: favorites, cache: try? cache.get(), local: local, mode: mode,
+      client: client, favorites: favorites, cache: try? cache?.get(), local: local, mode: mode,
       cacheProblem: problem, libraryContents: libraryContents)
   }
 

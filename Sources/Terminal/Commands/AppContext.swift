@@ -59,6 +59,7 @@ package final class AppContext {
         client: client, location: location, local: local, mode: mode,
         readsOnly: options.readsOnly, cacheReadsOnly: cacheReadsOnly,
         cacheWritesOnDemand: options.readsOnly && !cacheReadsOnly,
+        opensCache: !options.usesNoPageCache,
         // A downloaded text's body and chapters, kept with it for `library search`.
         libraryContents: { LibrarySearch.contents(of: $0) })
     } catch {
