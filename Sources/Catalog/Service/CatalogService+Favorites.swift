@@ -135,23 +135,62 @@ extension CatalogService {
   }
 
   /// The largest import document taken, 64 MiB: about 20,000 favourites as exported (10,000
-  /// with five bookmarks each take 46 MB). The document is held whole, then read one entry at
-  /// a time as it is written in one transaction (all or nothing), so an import costs about
-  /// twice its size in memory; the limit keeps that near 128 MiB.
+  /// with five bookmarks each take 46 MB). A file is read a piece at a time and each entry
+  /// again as it is written in one transaction (all or nothing, see
+  /// ``importFavorites(fileDescriptor:source:)``); a document from standard input is held
+  /// whole, which the limit keeps near 128 MiB of memory.
   public static let importLimit = 64 << 20
+
+  /// Adds the books found for a command's ids, in order, in one transaction; each is added
+  /// at its own `addedAt` (when it was found), so the favourites keep the order they were
+  /// named in. Returns, for each book, whether it was not a favourite before (the second of a
+  /// book named twice was).
+  public func addFavorites(_ books: [(book: Book, addedAt: Date)]) async throws(CatalogError)
+    -> [Bool]
+  {
+    guard !books.isEmpty else { return [] }
+    let favorites = self.favorites
+    let added = try await StoreWork.run(on: favorites.busyWait) { () throws(StoreError) in
+      try favorites.add(books)
+    }
+    await settleChanges()
+    return added
+  }
+
+  /// ``importFavorites(_:source:)`` of the regular file open at `descriptor`, streamed: memory
+  /// is a piece of the file and one entry, not the document (see
+  /// ``FavoritesStore/importFile(descriptor:source:at:)``). A file over ``importLimit`` is
+  /// refused whole, unread, with the same error.
+  public func importFavorites(fileDescriptor descriptor: Int32, source: String)
+    async throws(CatalogError) -> ImportSummary
+  {
+    var info = stat()
+    if fstat(descriptor, &info) == 0, Int(info.st_size) > Self.importLimit {
+      throw Self.tooLarge(source)
+    }
+    let favorites = self.favorites
+    let summary = try await StoreWork.run(on: favorites.busyWait) { () throws(StoreError) in
+      try favorites.importFile(descriptor: descriptor, source: source)
+    }
+    await settleChanges()
+    return summary
+  }
+
+  /// The refusal of a document over ``importLimit``.
+  private static func tooLarge(_ source: String) -> CatalogError {
+    .store(
+      .invalidImport(
+        source: source, location: "size",
+        reason: "larger than the \(importLimit >> 20) MiB import limit "
+          + "(about 20,000 favourites; split the file)"))
+  }
 
   /// Merges an export document, a Gutendex page, or an array of books; all or nothing. A
   /// document over ``importLimit`` is refused whole.
   public func importFavorites(_ data: Data, source: String) async throws(CatalogError)
     -> ImportSummary
   {
-    guard data.count <= Self.importLimit else {
-      throw .store(
-        .invalidImport(
-          source: source, location: "size",
-          reason: "larger than the \(Self.importLimit >> 20) MiB import limit "
-            + "(about 20,000 favourites; split the file)"))
-    }
+    guard data.count <= Self.importLimit else { throw Self.tooLarge(source) }
     let favorites = self.favorites
     let summary = try await StoreWork.run(on: favorites.busyWait) { () throws(StoreError) in
       try favorites.importDocument(data, source: source)

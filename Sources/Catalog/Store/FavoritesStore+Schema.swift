@@ -78,6 +78,24 @@ extension FavoritesStore {
             CREATE INDEX bookmark_by_book ON bookmark (id, byte_offset, created_at);
             """)
       }
+      migrator.registerMigration("v5-library-contents") { db in
+        // What `library search` needs of a downloaded text besides its words (where the book
+        // lies without PG's header and licence, its chapters), worked out when the download
+        // is recorded; kept apart from `download`, whose rows are listed often.
+        try db.execute(
+          sql: """
+            CREATE TABLE download_contents (
+              id INTEGER NOT NULL,
+              format TEXT NOT NULL,
+              size INTEGER NOT NULL,
+              version INTEGER NOT NULL,
+              body_start INTEGER NOT NULL,
+              body_end INTEGER NOT NULL,
+              chapters BLOB NOT NULL,
+              PRIMARY KEY (id, format)
+            );
+            """)
+      }
       return migrator
     })
 }

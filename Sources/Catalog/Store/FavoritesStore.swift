@@ -65,6 +65,22 @@ final class FavoritesStore: Sendable {
     }
   }
 
+  /// Adds `books` in order, in one transaction, each at its own `addedAt`; returns, for each,
+  /// whether it was not a favourite before (a book listed twice was, the second time). An
+  /// existing favourite keeps its `addedAt` and gets this snapshot of the book.
+  func add(_ books: [(book: Book, addedAt: Date)]) throws(StoreError) -> [Bool] {
+    try writing { db in
+      try books.map { book, addedAt in
+        if try Self.exists(book.id, db) {
+          try Self.updateSnapshot(book, db)
+          return false
+        }
+        try Self.insert(book, addedAt: StoreTimestamp.milliseconds(addedAt), db)
+        return true
+      }
+    }
+  }
+
   /// Removes the favourite; returns true if it was one.
   @discardableResult
   func remove(id: Int) throws(StoreError) -> Bool {

@@ -51,12 +51,17 @@ package final class AppContext {
       observer: printer)
     do {
       // A read-only command that asks no server (local source, or --offline) stores no page:
-      // it opens the cache to read only, which writes nothing and creates nothing.
+      // it opens the cache to read only, which writes nothing and creates nothing. One that
+      // may (a listing) opens it for writing only when a server's page is to be stored.
+      let cacheReadsOnly =
+        options.readsOnly && (mode == .localOnly || options.offline || options.readsNoPages)
       service = try await CatalogService.open(
         client: client, location: location, local: local, mode: mode,
-        readsOnly: options.readsOnly,
-        cacheReadsOnly: options.readsOnly
-          && (mode == .localOnly || options.offline || options.readsNoPages))
+        readsOnly: options.readsOnly, cacheReadsOnly: cacheReadsOnly,
+        cacheWritesOnDemand: options.readsOnly && !cacheReadsOnly,
+        opensCache: !options.usesNoPageCache,
+        // A downloaded text's body and chapters, kept with it for `library search`.
+        libraryContents: { LibrarySearch.contents(of: $0) })
     } catch {
       throw AppStartError(message: error.description, status: ExitStatus(error))
     }

@@ -319,15 +319,22 @@ package final class InteractiveSession {
   }
 
   private func importFile(_ path: String) async {
-    let data: Data
+    let document: ImportSource.Document
     do {
-      data = try await ImportSource.read(HomePath.expand(path))
+      document = try await ImportSource.open(HomePath.expand(path))
     } catch {
       return send(.failed("cannot read \(path): \(Self.reason(error))"))
     }
     do {
       // The lists on screen hear the change through their view models.
-      let summary = try await service.importFavorites(data, source: path)
+      let summary: ImportSummary
+      switch document {
+      case .bytes(let data):
+        summary = try await service.importFavorites(data, source: path)
+      case .file(let descriptor):
+        defer { close(descriptor) }
+        summary = try await service.importFavorites(fileDescriptor: descriptor, source: path)
+      }
       send(
         .said(
           "Imported from \(path): \(summary.added) added, \(summary.updated) updated, "
