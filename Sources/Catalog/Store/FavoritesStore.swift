@@ -35,7 +35,7 @@ final class FavoritesStore: Sendable {
     self.databaseURL = databaseURL.standardizedFileURL
     self.busyWait = busyWait
     let opened = try StoreDatabase.open(
-      self.databaseURL, schema: Self.schema, busyWait: busyWait, readsOnly: readsOnly)
+      self.databaseURL, schema: FavoritesSchema.schema, busyWait: busyWait, readsOnly: readsOnly)
     pool = opened.writer
     isReadOnly = opened.readOnly
   }

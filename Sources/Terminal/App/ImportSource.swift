@@ -19,9 +19,9 @@ enum ImportSource {
     return .file(try RegularFile.open(path, flags: O_RDONLY))
   }
 
-  /// The bytes of `path` (`-`: standard input), at most ``CatalogService/importLimit`` + 1.
+  /// The bytes of `path` (`-`: standard input), at most ``FavoritesTransfer/importLimit`` + 1.
   static func read(_ path: String) async throws -> Data {
-    let limit = CatalogService.importLimit + 1
+    let limit = FavoritesTransfer.importLimit + 1
     if path == "-" {
       return await withCheckedContinuation { continuation in
         // A blocking read must not hold a thread of the cooperative pool.

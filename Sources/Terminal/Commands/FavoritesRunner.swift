@@ -99,7 +99,7 @@ package struct FavoritesRunner: CommandRunner {
     do {
       if let path {
         let file = URL(fileURLWithPath: HomePath.expand(path))
-        let count = try await service.exportFavorites(to: file)
+        let count = try await service.transfer.exportFavorites(to: file)
         output.printError("Exported \(TextFormat.plural(count, "favourite")) to \(file.path)")
       } else {
         try await exportToStandardOutput()
@@ -113,7 +113,7 @@ package struct FavoritesRunner: CommandRunner {
   /// The export document to standard output, a piece at a time as it is read.
   private func exportToStandardOutput() async throws(CatalogError) {
     let output = self.output
-    try await service.exportFavorites(streamingTo: { piece in
+    try await service.transfer.exportFavorites(streamingTo: { piece in
       output.write(String(decoding: piece, as: UTF8.self))
     })
   }
@@ -133,10 +133,11 @@ package struct FavoritesRunner: CommandRunner {
       let summary: ImportSummary
       switch document {
       case .bytes(let data):
-        summary = try await service.importFavorites(data, source: source)
+        summary = try await service.transfer.importFavorites(data, source: source)
       case .file(let descriptor):
         defer { close(descriptor) }
-        summary = try await service.importFavorites(fileDescriptor: descriptor, source: source)
+        summary = try await service.transfer.importFavorites(
+          fileDescriptor: descriptor, source: source)
       }
       var reading: [String] = []
       if summary.bookmarksAdded + summary.bookmarksUpdated > 0 {

@@ -311,7 +311,7 @@ package final class InteractiveSession {
       fileURLWithPath: path.map { HomePath.expand($0) }
         ?? "gutenberg-favorites-\(TextFormat.date(now(), timeZone: .gmt)).json")
     do {
-      let count = try await service.exportFavorites(to: file)
+      let count = try await service.transfer.exportFavorites(to: file)
       send(.said(ExportConfirmation(count: count, path: file.path).text))
     } catch {
       send(.failed(error.description))
@@ -330,10 +330,11 @@ package final class InteractiveSession {
       let summary: ImportSummary
       switch document {
       case .bytes(let data):
-        summary = try await service.importFavorites(data, source: path)
+        summary = try await service.transfer.importFavorites(data, source: path)
       case .file(let descriptor):
         defer { close(descriptor) }
-        summary = try await service.importFavorites(fileDescriptor: descriptor, source: path)
+        summary = try await service.transfer.importFavorites(
+          fileDescriptor: descriptor, source: path)
       }
       send(
         .said(

@@ -1,6 +1,8 @@
 import GRDB
 
-extension FavoritesStore {
+/// The favourites file's tables (favourites, library, reading positions, bookmarks, the
+/// library's contents) and their migrations, apart from the store that reads and writes them.
+enum FavoritesSchema {
   /// "GTBF" in the SQLite header marks a gutenberg favourites file.
   static let applicationID: UInt32 = 0x4754_4246
 
