@@ -1,4 +1,5 @@
 import ArgumentParser
+import Catalog
 import Terminal
 
 struct Read: GlobalOptionsCommand {
@@ -39,6 +40,12 @@ struct Read: GlobalOptionsCommand {
       "Wrap the prose to this many columns when the window is wider (also :set width N).",
       valueName: "columns"))
   var width: Int?
+  @Option(
+    help: ArgumentHelp(
+      "txt or epub (epub-noimages): the edition to read; by default the plain text, or the "
+        + "EPUB for a book that has none.",
+      valueName: "format"))
+  var format: String?
 
   func validate() throws {
     guard id > 0 else { throw ValidationError("a book id is a positive number") }
@@ -46,14 +53,27 @@ struct Read: GlobalOptionsCommand {
     if let width, !(20...1000).contains(width) {
       throw ValidationError("--width is a number of columns from 20 to 1000")
     }
+    _ = try edition()
+  }
+
+  /// `--format` as an edition the reader opens.
+  private func edition() throws -> BookFormat? {
+    guard let format else { return nil }
+    guard let edition = BookFormat(argument: format),
+      [.text, .epub, .epubNoImages].contains(edition)
+    else {
+      throw ValidationError("--format of read is txt, epub or epub-noimages")
+    }
+    return edition
   }
 
   func run() async throws {
     let (id, raw, pager, mirror, offset, width) = (id, raw, pager, mirror, offset, width)
+    let format = try edition()
     try await global.run {
       await ReadRunner(context: $0).run(
         id: id, raw: raw, pager: pager, mirror: mirror, at: offset, textWidth: width,
-        input: StandardInput())
+        format: format, input: StandardInput())
     }
   }
 }

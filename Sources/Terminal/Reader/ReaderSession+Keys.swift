@@ -17,6 +17,7 @@ extension ReaderSession {
       output.write("\r\u{1B}[K")
       guard let key else { break }
       if fileChanged() { return .dataError }
+      guard await continueInWholeText() else { return .dataError }
       guard await press(key, keys: keys) else { break }
       await savePosition()
     }
