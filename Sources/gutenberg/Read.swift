@@ -5,7 +5,8 @@ import Terminal
 struct Read: GlobalOptionsCommand {
   static let configuration = CommandConfiguration(
     commandName: "read",
-    abstract: "Read a book's plain text in a pager (downloads it first when needed).",
+    abstract:
+      "Read a book in a pager: its plain text, or its EPUB (downloads it first when needed).",
     discussion: """
       On a terminal, keys as in more and less, without Enter: Space or f next screen, b back, \
       j/k a row, d/u half a screen, g/G first/last page, 50% or 120g to jump, /word and ?word \
@@ -15,7 +16,10 @@ struct Read: GlobalOptionsCommand {
       page, p previous, g 50% or g LINE, /word then n, toc, b [note], bookmarks, g bN, q. \
       Prose is joined again and wrapped to the window (or --width); verse, tables, headings \
       and indented lines are kept as written. Long lines are paged by rows, never cut. A file \
-      that is not text is refused (exit 65). The Project Gutenberg header and licence are folded away \
+      that is not text is refused (exit 65). A book with no plain text (or --format epub) is \
+      read from its EPUB: its documents in reading order, paragraphs reflowed, verse and \
+      tables kept, headings h1-h3 as its toc, images as their alt text, note references as \
+      [n]; a damaged EPUB, or one with a file expanding past 32 MiB, is one line (exit 65). The Project Gutenberg header and licence are folded away \
       unless --raw. Where you stop is kept and `read` starts there next time; when the file \
       changed (re-issued, or another edition), the words kept with the place find it again, \
       and when they are not in it the reader says so and starts at the beginning. When standard \

@@ -107,6 +107,30 @@ struct EpubBinaryTests {
     #expect(run.outLines.contains { $0.hasSuffix("40. Chapter 40") }, "\(run)")
   }
 
+  /// `Screens/reader-epub.txt` (the app's first page of the sample EPUB at 80×24) is what the
+  /// binary shows, row for row (the status line names the catalogue's title here).
+  @Test func theBinaryShowsTheCapturedEpubPage() async throws {
+    let capture = try String(
+      contentsOf: CaptureBinaryTests.screens.appendingPathComponent("reader-epub.txt"),
+      encoding: .utf8
+    ).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    let server = try await TestServer.start()
+    try BookFiles.serve84(on: server.server, epub: Self.served(try Self.sample()))
+    var app = try Gutenberg().mirrored(to: server.url)
+    app.extraEnvironment["COLUMNS"] = "80"
+    app.extraEnvironment["LINES"] = "24"
+    defer { app.cleanUp() }
+    let run = try await app.run(
+      ["read", "84", "--format", "epub", "--pager", "--server", server.url.absoluteString],
+      input: "q\n")
+    #expect(run.status == 0, "\(run)")
+    let lines = run.out.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    let start = try #require(lines.firstIndex(of: capture[0]), "\(run)")
+    #expect(Array(lines[start..<min(lines.count, start + 22)]) == Array(capture.prefix(22)))
+    #expect(lines[start + 22].hasPrefix("Frankenstein; Or, The Modern Prometheus · line 1 of 30"))
+    await server.stop()
+  }
+
   @Test func aBookWithNoPlainTextIsReadFromItsEpub() async throws {
     let server = try await TestServer.start(engine: try EmbeddedCatalogue.load())
     // Book 5001 (Einstein's Relativity) has HTML and EPUB editions, no plain text.

@@ -5,6 +5,9 @@ import Foundation
 /// and the licence, in four documents whose zip and manifest order (c, header, a, b) is not
 /// their reading order (header, a, b, c).
 public enum SampleEpub {
+  /// Its title.
+  public static let title = "Test Book"
+
   /// Three chapters in `c.xhtml`, `a.xhtml`, `b.xhtml` (the zip's and manifest's order), read
   /// in the spine's order a, b, c, after a PG-style header and before its licence.
   public static func book() -> (documents: [EpubWriter.File], spine: [String]) {
@@ -65,7 +68,7 @@ public enum SampleEpub {
   public static func write(to path: String) throws {
     let book = Self.book()
     try EpubWriter.write(
-      to: path, title: "Test Book", documents: book.documents, spine: book.spine,
+      to: path, title: title, documents: book.documents, spine: book.spine,
       extra: [EpubWriter.File(path: "images/ship.jpg", bytes: Data(repeating: 0xFF, count: 900))]
     )
   }

@@ -35,6 +35,6 @@ extension ReadRunner {
   /// The text an EPUB's first page waits for: up to the place it opens at (`--at`, or where
   /// the reader stopped) and a screenful after it, more than any window shows.
   nonisolated static func epubStart(_ offset: Int?, _ saved: ReadingPosition?) -> Int {
-    (offset ?? saved?.byteOffset ?? 0) + 256 * 1024
+    (offset ?? saved?.byteOffset ?? 0) + EpubConversion.firstPageBytes
   }
 }

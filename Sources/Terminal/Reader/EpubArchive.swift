@@ -102,7 +102,7 @@ struct EpubArchive {
 }
 
 /// Why an EPUB could not be read, in words for one error line.
-enum EpubError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum EpubError: Error, Sendable, Equatable, CustomStringConvertible {
   /// libarchive or libxml2 could not be loaded (the loader's line, naming the package).
   case library(String)
   /// The file could not be opened.
@@ -116,7 +116,8 @@ enum EpubError: Error, Sendable, Equatable, CustomStringConvertible {
   /// A zip that is not an EPUB as the standard lays it out.
   case notEpub(String)
 
-  var description: String {
+  /// The reason, for `error: cannot read book N's EPUB: …`.
+  package var description: String {
     switch self {
     case .library(let line): line
     case .unreadable(let reason): reason

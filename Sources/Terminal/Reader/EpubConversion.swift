@@ -8,7 +8,7 @@ import Synchronization
 ///
 /// The conversion is deterministic, so a book's offsets (its reading position, bookmarks) are
 /// the same every time it is opened.
-final class EpubConversion: RestOfText {
+package final class EpubConversion: RestOfText {
   /// The most text a book may be turned into.
   static let textLimit = 128 << 20
   /// The blank lines set between two documents of the spine.
@@ -34,8 +34,12 @@ final class EpubConversion: RestOfText {
 
   private let state = Mutex(State())
 
+  /// The text an EPUB's first page waits for past the place it opens at: more than any window
+  /// shows.
+  package static let firstPageBytes = 256 * 1024
+
   /// Starts reading the EPUB at `path`.
-  init(path: String) {
+  package init(path: String) {
     let thread = Thread { [self] in convert(path) }
     thread.name = "epub"
     thread.start()
@@ -43,7 +47,7 @@ final class EpubConversion: RestOfText {
 
   /// The text of the spine's first documents once they hold at least `bytes` bytes, or the
   /// whole text when it is finished first (``BookText/isPartial`` says which).
-  func text(covering bytes: Int) async throws(EpubError) -> BookText {
+  package func text(covering bytes: Int) async throws(EpubError) -> BookText {
     await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
       let now = state.withLock { state in
         if state.finished || state.failure != nil || state.readyBytes >= bytes { return true }
@@ -67,7 +71,7 @@ final class EpubConversion: RestOfText {
   }
 
   /// The whole text.
-  func whole() async throws(EpubError) -> BookText {
+  package func whole() async throws(EpubError) -> BookText {
     try await text(covering: .max)
   }
 

@@ -105,8 +105,9 @@ package final class ReaderSession {
         break
       }
       if fileChanged() { return .dataError }
-      guard await continueInWholeText() else { return .dataError }
       let command = PagerCommand.parse(line, searching: searching)
+      // Quitting needs nothing more of the book; every other command, its whole text.
+      if command != .quit, await !continueInWholeText() { return .dataError }
       if case .again = command {} else { searching = false }
       if await perform(command) == false {
         await savePosition()
