@@ -25,6 +25,7 @@ struct Gutenberg: GlobalOptionsCommand {
     subcommands: [
       Browse.self, List.self, Show.self, Favorites.self, Cache.self, Status.self,
       Get.self, LibraryCommand.self, Read.self, Bookmarks.self, Sync.self, New.self, Doctor.self,
+      ProgressCommand.self, Send.self,
     ],
     defaultSubcommand: Browse.self
   )

@@ -387,6 +387,8 @@ enum ProductionCaptures {
       ("reader-epub", try await epubWindow()),
       ("bookmarks", try await bookmarks()),
       ("library-search", try await librarySearch()),
+      ("progress-status", try await ProgressCaptures.status()),
+      ("reader-offer", try await ProgressCaptures.offer()),
     ]
   }
 

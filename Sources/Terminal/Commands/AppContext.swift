@@ -119,6 +119,16 @@ package final class AppContext {
     return EditedInput(historyFile: directory.appendingPathComponent("history"))
   }
 
+  /// Progress sync with KOReader (kosync): its requests go through the same libcurl client, and
+  /// `--verbose` prints them (never the headers that carry the key).
+  var progressSync: ProgressSync {
+    ProgressSync(
+      dataDirectory: configuration.location.dataDirectory,
+      pipeline: HTTPPipeline(
+        transport: CurlTransport(), observer: options.verbose ? Self.requestPrinter(output) : nil),
+      timeout: configuration.timeout)
+  }
+
   /// `<data>/books`: where the browser's `d` and `read` (and the `read` command) put the books
   /// they fetch, so a book is fetched once whichever asks.
   var libraryDirectory: URL {

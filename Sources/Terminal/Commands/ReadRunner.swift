@@ -33,14 +33,15 @@ package struct ReadRunner: CommandRunner {
     defer { input.stop() }
     return await open(
       entry, raw: raw, pager: output.isTerminal || pager, at: offset, textWidth: textWidth,
-      input: input)
+      input: input, syncFetches: true)
   }
 
   /// Pages (or prints) a downloaded text, from byte `offset` when given; a file that is not
-  /// text is refused.
+  /// text is refused. With progress sync set up, the pager opens after one pull and the place
+  /// is pushed when it closes (`syncFetches`: get the EPUB the key needs).
   func open(
     _ entry: LibraryEntry, raw: Bool, pager: Bool, at offset: Int? = nil, textWidth: Int? = nil,
-    input: any LineSource
+    input: any LineSource, syncFetches: Bool = false
   ) async -> ExitStatus {
     let saved = pager ? ((try? await service.readingPosition(id: entry.id)) ?? nil) : nil
     var text: BookText
@@ -76,18 +77,35 @@ package struct ReadRunner: CommandRunner {
       printText(text, raw: raw, from: offset)
       return .ok
     }
+    // `--at` (a `library search` hint) wins over where the reader stopped.
+    let (top, note) = offset.map { ($0, nil) } ?? Self.resumePlace(saved, in: text)
+    let height = (output.height ?? TerminalHeight.current()) - 2
+    if let note { output.printError(note) }
+    var sync = await ReaderProgress.open(context: context, id: entry.id, fetches: syncFetches)
+    // Places are pulled and pushed as a fraction of the whole text: an EPUB is read to its end
+    // first when progress sync is set up.
+    if sync != nil, let whole = rest {
+      do throws(EpubError) {
+        text = try await whole.whole()
+      } catch {
+        return fail("cannot read book \(entry.id)'s EPUB: \(error)", error.status)
+      }
+      rest = nil
+    }
     // A large book's first page is shown at once; its line index is finished meanwhile.
     if !text.index.isComplete {
       Task.detached(priority: .utility) { [text] in text.index.indexAll() }
     }
-    // `--at` (a `library search` hint) wins over where the reader stopped.
-    let (top, note) = offset.map { ($0, nil) } ?? Self.resumePlace(saved, in: text)
+    // `--at` names the place: no offer then, but the place is still pushed at the end.
+    let offered =
+      offset != nil
+      ? nil
+      : await sync?.offer(
+        text: text, saved: saved, top: top, pageBytes: output.width * height, input: input)
     var reader = Pager(
-      text: text, title: entry.title, width: output.width,
-      height: (output.height ?? TerminalHeight.current()) - 2, raw: raw, top: top,
-      textWidth: textWidth)
+      text: text, title: entry.title, width: output.width, height: height, raw: raw,
+      top: offered ?? top, textWidth: textWidth)
     reader.wordsPerMinute = context.configuration.wordsPerMinute
-    if let note { output.printError(note) }
     // On a terminal, keys without Enter; piped, or on a dumb terminal, lines as before.
     let keys =
       input.isInteractive && output.isTerminal
@@ -96,7 +114,10 @@ package struct ReadRunner: CommandRunner {
     let session = ReaderSession(
       pager: reader, id: entry.id, service: service, output: output, input: input, keys: keys)
     session.rest = rest
-    return await session.run()
+    let status = await session.run()
+    // The text the reader ended in: an EPUB's whole text once a key needed it.
+    await sync?.close(text: session.pager.text)
+    return status
   }
 
   /// Where to open a book read before, and a note when its file changed since: the saved words

@@ -89,8 +89,10 @@ package final class ReaderSession {
           "(Project Gutenberg header (\(pager.text.foldedHeaderLines) lines) and licence "
             + "(\(pager.text.foldedFooterLines) lines) folded; --raw shows them)"))
     }
-    show()
+    // Before the first page, so its status line already says the time left in the chapter
+    // (as every later one does) when the text is indexed whole.
     findChapters()
+    show()
     if let keys {
       defer { keys.stop() }
       return await runKeys(keys)

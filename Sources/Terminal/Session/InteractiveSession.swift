@@ -230,7 +230,10 @@ package final class InteractiveSession {
       }
     case .reloadDetail(let id): await detail?.load(id: id)
     case .readDownloads(let id):
-      send(.downloads(id: id, paths: await bookActions?.downloads(id) ?? []))
+      send(
+        .downloads(
+          id: id, paths: await bookActions?.downloads(id) ?? [],
+          progress: await bookActions?.progress(id) ?? nil))
     case .loadFavorites: await favorites.reload()
     case .favoritesPage(let page): await favorites.goTo(page: page)
     case .refreshFavorites: await favorites.refresh()
@@ -263,6 +266,9 @@ package final class InteractiveSession {
         return send(.failed("searching the library is not available here"))
       }
       await actions.grep(words)
+    case .send(let book, let destination):
+      await bookActions?.send(book, destination)
+      if state.window.height != nil { send(.redraw) }
     }
   }
 
