@@ -43,6 +43,10 @@ package struct BookText: Sendable {
   /// The first byte of the text (after a UTF-8 byte order mark) and its end.
   package var allBytes: Range<Int> { index.origin..<bytes.count }
 
+  /// Every byte of the text as the reader holds it (for a text made from an EPUB: what it was
+  /// turned into).
+  package var data: Data { Data(bytes.buffer(0..<bytes.count)) }
+
   /// The text in `data` (copied).
   package init(data: Data) {
     self.init(bytes: TextBytes(data: data))
