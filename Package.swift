@@ -78,7 +78,8 @@ let package = Package(
     // and piped sessions never load it.
     .target(name: "CEditLine", dependencies: ["CLoader"], path: "Sources/CEditLine"),
     // Line-mode rendering and the interactive session, kept out of `main` so tests can drive it.
-    .target(name: "Terminal", dependencies: ["Catalog", "CEditLine"]),
+    // The reader opens an EPUB (a zip of XHTML documents) with libarchive and libxml2.
+    .target(name: "Terminal", dependencies: ["Catalog", "CEditLine", "CArchive", "CLibXML2"]),
     .executableTarget(
       name: "gutenberg",
       dependencies: [

@@ -40,7 +40,13 @@
   X(archive_entry_set_pathname)                                                                  \
   X(archive_entry_set_filetype)                                                                  \
   X(archive_entry_set_perm)                                                                      \
-  X(archive_entry_set_size)
+  X(archive_entry_set_size)                                                                       \
+  /* The reader's EPUB: a zip read through its central directory, from a descriptor. */      \
+  X(archive_read_support_format_zip_seekable)                                                    \
+  X(archive_read_open_fd)                                                                        \
+  X(archive_write_set_format_zip)                                                                \
+  X(archive_write_zip_set_compression_store)                                                     \
+  X(archive_write_zip_set_compression_deflate)
 
 // Written once by the first `gb_archive_load`, only read afterwards (the loader orders it).
 #define GB_FIELD(name) __typeof__(name) *fn_##name;
@@ -135,4 +141,18 @@ int gb_entry_is_regular_file(struct archive_entry *entry) {
 void gb_entry_set_regular_file(struct archive_entry *entry, int permissions) {
   table.fn_archive_entry_set_filetype(entry, AE_IFREG);
   table.fn_archive_entry_set_perm(entry, permissions);
+}
+
+int gb_archive_read_support_format_zip_seekable(struct archive *archive) {
+  return table.fn_archive_read_support_format_zip_seekable(archive);
+}
+int gb_archive_read_open_fd(struct archive *archive, int descriptor, size_t block_size) {
+  return table.fn_archive_read_open_fd(archive, descriptor, block_size);
+}
+int gb_archive_write_set_format_zip(struct archive *archive) {
+  return table.fn_archive_write_set_format_zip(archive);
+}
+int gb_archive_write_zip_set_compression(struct archive *archive, int deflate) {
+  return deflate ? table.fn_archive_write_zip_set_compression_deflate(archive)
+                 : table.fn_archive_write_zip_set_compression_store(archive);
 }

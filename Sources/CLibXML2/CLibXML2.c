@@ -6,8 +6,11 @@
 #include <libxml/xmlversion.h>
 // Debian's libxml2 is built with ICU; nothing here touches the ICU parts of its structs.
 #undef LIBXML_ICU_ENABLED
+#include <libxml/HTMLparser.h>
 #include <libxml/parser.h>
 #include <libxml/tree.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "CLibXML2.h"
 
@@ -26,7 +29,12 @@
   X(xmlReadMemory)                                                                               \
   X(xmlFreeDoc)                                                                                  \
   X(xmlDocGetRootElement)                                                                        \
-  X(xmlGetNsProp)
+  X(xmlGetNsProp)                                                                                \
+  /* The reader's EPUB: each XHTML document read by the HTML parser, as events. */             \
+  X(htmlCreatePushParserCtxt)                                                                    \
+  X(htmlCtxtUseOptions)                                                                          \
+  X(htmlParseChunk)                                                                              \
+  X(htmlFreeParserCtxt)
 
 // Written once by the first `gb_xml_load`, only read afterwards (the loader orders it).
 #define GB_FIELD(name) __typeof__(name) *fn_##name;
@@ -81,4 +89,43 @@ unsigned char *gb_xml_attribute(const struct _xmlNode *node, const char *name,
 void gb_xml_free(void *pointer) {
   xmlFreeFunc release = table.fn_threadFree ? *table.fn_threadFree() : *table.fn_free;
   release(pointer);
+}
+
+struct gb_html_parser {
+  htmlParserCtxtPtr context;
+};
+
+struct gb_html_parser *gb_html_start(void *context, gb_html_element_start start,
+                                     gb_html_element_end end, gb_html_characters characters,
+                                     int utf8) {
+  htmlSAXHandler handler;
+  memset(&handler, 0, sizeof handler);
+  handler.startElement = (startElementSAXFunc)start;
+  handler.endElement = (endElementSAXFunc)end;
+  handler.characters = (charactersSAXFunc)characters;
+  // Blanks between elements and CDATA are text too: the caller decides what they are worth.
+  handler.ignorableWhitespace = (ignorableWhitespaceSAXFunc)characters;
+  handler.cdataBlock = (cdataBlockSAXFunc)characters;
+  htmlParserCtxtPtr parser = table.fn_htmlCreatePushParserCtxt(
+      &handler, context, NULL, 0, NULL, utf8 ? XML_CHAR_ENCODING_UTF8 : XML_CHAR_ENCODING_NONE);
+  if (parser == NULL) return NULL;
+  table.fn_htmlCtxtUseOptions(parser, HTML_PARSE_RECOVER | HTML_PARSE_NONET |
+                                          HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING |
+                                          HTML_PARSE_NOIMPLIED);
+  struct gb_html_parser *wrapper = malloc(sizeof *wrapper);
+  if (wrapper == NULL) {
+    table.fn_htmlFreeParserCtxt(parser);
+    return NULL;
+  }
+  wrapper->context = parser;
+  return wrapper;
+}
+
+int gb_html_feed(struct gb_html_parser *parser, const char *bytes, int size, int last) {
+  return table.fn_htmlParseChunk(parser->context, bytes, size, last);
+}
+
+void gb_html_finish(struct gb_html_parser *parser) {
+  table.fn_htmlFreeParserCtxt(parser->context);
+  free(parser);
 }

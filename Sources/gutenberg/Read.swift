@@ -1,10 +1,12 @@
 import ArgumentParser
+import Catalog
 import Terminal
 
 struct Read: GlobalOptionsCommand {
   static let configuration = CommandConfiguration(
     commandName: "read",
-    abstract: "Read a book's plain text in a pager (downloads it first when needed).",
+    abstract:
+      "Read a book in a pager: its plain text, or its EPUB (downloads it first when needed).",
     discussion: """
       On a terminal, keys as in more and less, without Enter: Space or f next screen, b back, \
       j/k a row, d/u half a screen, g/G first/last page, 50% or 120g to jump, /word and ?word \
@@ -14,7 +16,10 @@ struct Read: GlobalOptionsCommand {
       page, p previous, g 50% or g LINE, /word then n, toc, b [note], bookmarks, g bN, q. \
       Prose is joined again and wrapped to the window (or --width); verse, tables, headings \
       and indented lines are kept as written. Long lines are paged by rows, never cut. A file \
-      that is not text is refused (exit 65). The Project Gutenberg header and licence are folded away \
+      that is not text is refused (exit 65). A book with no plain text (or --format epub) is \
+      read from its EPUB: its documents in reading order, paragraphs reflowed, verse and \
+      tables kept, headings h1-h3 as its toc, images as their alt text, note references as \
+      [n]; a damaged EPUB, or one with a file expanding past 32 MiB, is one line (exit 65). The Project Gutenberg header and licence are folded away \
       unless --raw. Where you stop is kept and `read` starts there next time; when the file \
       changed (re-issued, or another edition), the words kept with the place find it again, \
       and when they are not in it the reader says so and starts at the beginning. When standard \
@@ -39,6 +44,12 @@ struct Read: GlobalOptionsCommand {
       "Wrap the prose to this many columns when the window is wider (also :set width N).",
       valueName: "columns"))
   var width: Int?
+  @Option(
+    help: ArgumentHelp(
+      "txt or epub (epub-noimages): the edition to read; by default the plain text, or the "
+        + "EPUB for a book that has none.",
+      valueName: "format"))
+  var format: String?
 
   func validate() throws {
     guard id > 0 else { throw ValidationError("a book id is a positive number") }
@@ -46,14 +57,27 @@ struct Read: GlobalOptionsCommand {
     if let width, !(20...1000).contains(width) {
       throw ValidationError("--width is a number of columns from 20 to 1000")
     }
+    _ = try edition()
+  }
+
+  /// `--format` as an edition the reader opens.
+  private func edition() throws -> BookFormat? {
+    guard let format else { return nil }
+    guard let edition = BookFormat(argument: format),
+      [.text, .epub, .epubNoImages].contains(edition)
+    else {
+      throw ValidationError("--format of read is txt, epub or epub-noimages")
+    }
+    return edition
   }
 
   func run() async throws {
     let (id, raw, pager, mirror, offset, width) = (id, raw, pager, mirror, offset, width)
+    let format = try edition()
     try await global.run {
       await ReadRunner(context: $0).run(
         id: id, raw: raw, pager: pager, mirror: mirror, at: offset, textWidth: width,
-        input: StandardInput())
+        format: format, input: StandardInput())
     }
   }
 }

@@ -104,10 +104,14 @@ final class DocsSandbox: Sendable {
     upstream.setFront(sandbox.serverURL)
     // The books the README downloads (`get`, `read`), served the way Project Gutenberg serves
     // them, from the loopback server (GUTENBERG_MIRROR below points the files there).
-    try BookFiles.serve84(on: server)
+    try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+    // Book 84's EPUB is a real one (`read 84 --format epub` reads it), the sample's.
+    let epub = root.appendingPathComponent("served-84.epub")
+    try SampleEpub.write(to: epub.path)
+    try BookFiles.serve84(
+      on: server, epub: ServedFile(content: .file(epub), contentType: "application/epub+zip"))
     try BookFiles.serveText(id: 1342, on: server)
     // Project Gutenberg's feed (`sync --feed`), made from fixture books, served here too.
-    try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
     let feed = root.appendingPathComponent("rdf-files.tar.bz2")
     let books = try FixtureFiles.data("books.jsonl").split(separator: 0x0A).prefix(40)
     try FeedGenerator.writeFeed(books: books.map { Data($0) }, to: feed.path)

@@ -299,6 +299,32 @@ enum ProductionCaptures {
       .joined(separator: "\n") + "\n"
   }
 
+  /// The reader on an EPUB (`SampleEpub`: headings, a note reference, an image, verse, a
+  /// table) in a window of 80×24, where it takes keys: its first page, as the window shows it.
+  static func epubWindow() async throws -> String {
+    let capture = try CaptureApp(width: 80, height: 24)
+    try await capture.attachBookActions()
+    guard let app = capture.app else { throw CaptureFailure("no app") }
+    let folder = FileManager.default.temporaryDirectory
+      .appendingPathComponent("epub-capture-\(UUID().uuidString)", isDirectory: true)
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let file = folder.appendingPathComponent("book.epub")
+    try SampleEpub.write(to: file.path)
+    let screen = capture.screen
+    let keys = ScriptedKeys([], screen: { screen.out })
+    let pager = Pager(
+      text: try await EpubConversion(path: file.path).whole(), title: SampleEpub.title,
+      width: 80, height: 22)
+    let session = ReaderSession(
+      pager: pager, id: 84, service: app.service, output: screen.output(),
+      input: OneShotOutputTests.Lines([]), keys: keys)
+    _ = await session.run()
+    let shown = ScriptedKeys.asShown(keys.last.withLock { $0 })
+    return shown.split(separator: "\n", omittingEmptySubsequences: false).suffix(24)
+      .joined(separator: "\n") + "\n"
+  }
+
   /// `grep petersburgh` at the prompt over a library holding the sample text (at a fixed
   /// path, so the capture is the same on every run): the book, then each match under it with
   /// its chapter, the `read` command that opens the reader there and the line, match marked.
@@ -358,6 +384,7 @@ enum ProductionCaptures {
       ("reader-toc", render(try SampleScreens.readerContents(), width: 80)),
       ("reader-80x24", try await readerWindow(width: 80, height: 24)),
       ("reader-60x20", try await readerWindow(width: 60, height: 20)),
+      ("reader-epub", try await epubWindow()),
       ("bookmarks", try await bookmarks()),
       ("library-search", try await librarySearch()),
       ("progress-status", try await ProgressCaptures.status()),

@@ -1,7 +1,7 @@
 // libarchive's C API, loaded on first use: the types and constants come from <archive.h> (apt:
 // libarchive-dev at build time), the functions from libarchive.so.13, opened with dlopen by
-// `gb_archive_load`. Only `sync --feed` reads an archive, so no other command maps libarchive
-// nor the compression libraries it pulls in.
+// `gb_archive_load`. Only `sync --feed` and `read` of an EPUB (a zip) read an archive, so no
+// other command maps libarchive nor the compression libraries it pulls in.
 //
 // Call `gb_archive_load` first and go on only when it returns NULL: every other function here
 // calls through the table it fills. Each is libarchive's function of the same name after
@@ -42,6 +42,14 @@ la_int64_t gb_archive_entry_size(struct archive_entry *entry);
 int gb_archive_entry_size_is_set(struct archive_entry *entry);
 void gb_archive_entry_set_pathname(struct archive_entry *entry, const char *path);
 void gb_archive_entry_set_size(struct archive_entry *entry, la_int64_t size);
+
+// The reader's EPUB (a zip, read through its central directory: libarchive seeks on the
+// descriptor), and the zips the tests write.
+int gb_archive_read_support_format_zip_seekable(struct archive *archive);
+int gb_archive_read_open_fd(struct archive *archive, int descriptor, size_t block_size);
+int gb_archive_write_set_format_zip(struct archive *archive);
+/// The next entry stored (`deflate` 0) or deflated.
+int gb_archive_write_zip_set_compression(struct archive *archive, int deflate);
 
 /// archive_set_error is variadic, which Swift cannot call: the read callback's failure text.
 void gb_archive_set_error_string(struct archive *archive, const char *text);

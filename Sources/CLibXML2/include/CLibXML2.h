@@ -1,6 +1,6 @@
 // libxml2, loaded on first use: `gb_xml_load` opens libxml2's shared library with dlopen, so
-// only `sync --feed`, the one command that parses XML, maps it and the ICU libraries it pulls
-// in. Swift sees documents and nodes as opaque pointers and reads them through the accessors
+// only `sync --feed` and `read` of an EPUB, the commands that parse XML, map it and the ICU
+// libraries it pulls in. Swift sees documents and nodes as opaque pointers and reads them through the accessors
 // below; libxml's own headers (apt: libxml2-dev) are used by the C side only, as they need an
 // include path (include/libxml2) that only pkg-config names.
 //
@@ -41,5 +41,23 @@ const unsigned char *gb_xml_content(const struct _xmlNode *node);
 unsigned char *gb_xml_attribute(const struct _xmlNode *node, const char *name, const char *space);
 /// Frees a string libxml2 allocated.
 void gb_xml_free(void *pointer);
+
+// The reader's EPUB: an XHTML document read by libxml2's HTML parser (forgiving, as browsers
+// are, of what is not well-formed), fed in pieces, its elements and text handed to the caller
+// as they come (no tree is built). Names are lower-case UTF-8; attributes a NULL-terminated
+// list of name, value pairs; text is not NUL-terminated.
+typedef void (*gb_html_element_start)(void *context, const unsigned char *name,
+                                      const unsigned char **attributes);
+typedef void (*gb_html_element_end)(void *context, const unsigned char *name);
+typedef void (*gb_html_characters)(void *context, const unsigned char *bytes, int length);
+struct gb_html_parser;
+/// A parser calling back with `context`; `utf8`: the bytes are UTF-8 (else detected). NULL
+/// when out of memory. Free with `gb_html_finish`.
+struct gb_html_parser *gb_html_start(void *context, gb_html_element_start start,
+                                     gb_html_element_end end, gb_html_characters characters,
+                                     int utf8);
+/// Parses the next `size` bytes (`last`: they end the document).
+int gb_html_feed(struct gb_html_parser *parser, const char *bytes, int size, int last);
+void gb_html_finish(struct gb_html_parser *parser);
 
 #endif

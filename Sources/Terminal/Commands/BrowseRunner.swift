@@ -51,7 +51,8 @@ package struct BrowseRunner: CommandRunner {
       read: { book in
         guard
           case .success(let found) = await LibraryFiles(context: context).file(
-            id: book.id, format: .text, mirror: nil, ownsInterrupts: false)
+            id: book.id, format: ReadRunner.readableFormat(of: book), mirror: nil,
+            ownsInterrupts: false)
         else { return }
         _ = await ReadRunner(context: context).open(
           found.entry, raw: false, pager: true, input: input)

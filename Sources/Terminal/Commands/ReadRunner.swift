@@ -1,9 +1,9 @@
 import Catalog
 import Foundation
 
-/// `gutenberg read ID`: the plain-text edition in the line-mode reader (downloaded into the
-/// library first when needed), resuming where the reader left off; printed when standard
-/// output is not a terminal.
+/// `gutenberg read ID`: the plain-text edition in the line-mode reader (or the EPUB, for a book
+/// with no plain text or with `--format epub`; downloaded into the library first when needed),
+/// resuming where the reader left off; printed when standard output is not a terminal.
 package struct ReadRunner: CommandRunner {
   let context: AppContext
 
@@ -15,13 +15,16 @@ package struct ReadRunner: CommandRunner {
   /// Reads book `id`: pages it (or prints it when standard output is not a terminal and
   /// `pager` is not set); with `offset`, from the page holding that byte offset rather than
   /// where the reader stopped; prose wrapped to `textWidth` cells when the window is wider.
+  /// `format`: the edition (`txt` or an EPUB); nil: the plain text, or the EPUB when the book
+  /// has no plain text.
   package func run(
     id: Int, raw: Bool, pager: Bool, mirror mirrorText: String?, at offset: Int? = nil,
-    textWidth: Int? = nil, input: any LineSource
+    textWidth: Int? = nil, format: BookFormat? = nil, input: any LineSource
   ) async -> ExitStatus {
     let entry: LibraryEntry
     switch await LibraryFiles(context: context).file(
-      id: id, format: .text, mirror: mirrorText, ownsInterrupts: true)
+      id: id, format: await readableFormat(id: id, asked: format), mirror: mirrorText,
+      ownsInterrupts: true)
     {
     case .success(let found): entry = found.entry
     case .failure(let failure): return failure.status
@@ -40,11 +43,30 @@ package struct ReadRunner: CommandRunner {
     _ entry: LibraryEntry, raw: Bool, pager: Bool, at offset: Int? = nil, textWidth: Int? = nil,
     input: any LineSource, syncFetches: Bool = false
   ) async -> ExitStatus {
-    let text: BookText
-    do {
-      text = try BookText(contentsOfFile: entry.path)
-    } catch {
-      return fail("cannot read \(entry.path): \(InteractiveSession.reason(error))", .failure)
+    let saved = pager ? ((try? await service.readingPosition(id: entry.id)) ?? nil) : nil
+    var text: BookText
+    // An EPUB's first page is shown once its first documents are read; the rest follows.
+    var rest: (any RestOfText)?
+    if Self.isEpub(entry) {
+      let conversion = EpubConversion(path: entry.path)
+      do throws(EpubError) {
+        text =
+          try await pager
+          ? conversion.text(covering: Self.epubStart(offset, saved)) : conversion.whole()
+        // A place that is not where it was saved is looked for in the whole text.
+        if text.isPartial, offset == nil, Self.resumePlace(saved, in: text).1 != nil {
+          text = try await conversion.whole()
+        }
+      } catch {
+        return fail("cannot read book \(entry.id)'s EPUB: \(error)", error.status)
+      }
+      rest = text.isPartial ? conversion : nil
+    } else {
+      do {
+        text = try BookText(contentsOfFile: entry.path)
+      } catch {
+        return fail("cannot read \(entry.path): \(InteractiveSession.reason(error))", .failure)
+      }
     }
     if let reason = text.notText {
       return fail(
@@ -55,16 +77,25 @@ package struct ReadRunner: CommandRunner {
       printText(text, raw: raw, from: offset)
       return .ok
     }
-    // A large book's first page is shown at once; its line index is finished meanwhile.
-    if !text.index.isComplete {
-      Task.detached(priority: .utility) { text.index.indexAll() }
-    }
-    let saved = (try? await service.readingPosition(id: entry.id)) ?? nil
     // `--at` (a `library search` hint) wins over where the reader stopped.
     let (top, note) = offset.map { ($0, nil) } ?? Self.resumePlace(saved, in: text)
     let height = (output.height ?? TerminalHeight.current()) - 2
     if let note { output.printError(note) }
     var sync = await ReaderProgress.open(context: context, id: entry.id, fetches: syncFetches)
+    // Places are pulled and pushed as a fraction of the whole text: an EPUB is read to its end
+    // first when progress sync is set up.
+    if sync != nil, let whole = rest {
+      do throws(EpubError) {
+        text = try await whole.whole()
+      } catch {
+        return fail("cannot read book \(entry.id)'s EPUB: \(error)", error.status)
+      }
+      rest = nil
+    }
+    // A large book's first page is shown at once; its line index is finished meanwhile.
+    if !text.index.isComplete {
+      Task.detached(priority: .utility) { [text] in text.index.indexAll() }
+    }
     // `--at` names the place: no offer then, but the place is still pushed at the end.
     let offered =
       offset != nil
@@ -80,10 +111,12 @@ package struct ReadRunner: CommandRunner {
       input.isInteractive && output.isTerminal
         && TerminalKeys.isWanted(environment: context.options.environment)
       ? TerminalKeys(lines: input) : nil
-    let status = await ReaderSession(
-      pager: reader, id: entry.id, service: service, output: output, input: input, keys: keys
-    ).run()
-    await sync?.close(text: text)
+    let session = ReaderSession(
+      pager: reader, id: entry.id, service: service, output: output, input: input, keys: keys)
+    session.rest = rest
+    let status = await session.run()
+    // The text the reader ended in: an EPUB's whole text once a key needed it.
+    await sync?.close(text: session.pager.text)
     return status
   }
 

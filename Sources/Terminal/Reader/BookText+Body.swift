@@ -8,8 +8,11 @@ extension BookText {
   static let markerLength = 1000
 
   /// The bytes from the start of the first line after the START marker to the end of the last
-  /// line before the END marker, blank lines at either end left out.
-  static func findBody(_ bytes: TextBytes, index: LineIndex) -> Range<Int> {
+  /// line before the END marker, blank lines at either end left out. `longLines`: the licence's
+  /// paragraphs may be lines longer than a marker (a text made from an EPUB), so the search
+  /// from the end goes on past them (within ``markerBytes``).
+  static func findBody(_ bytes: TextBytes, index: LineIndex, longLines: Bool = false) -> Range<Int>
+  {
     let origin = index.origin
     let count = bytes.count
     // A line end within the first `markerBytes`, else nil (a header's lines are short, and a
@@ -60,12 +63,13 @@ extension BookText {
       // A line longer than a marker can be ends the search: it is the book's text (and its
       // start, which only the whole text's index knows, is not needed).
       var lineStart = lineEnd
-      while lineStart > start, lineEnd - lineStart <= markerLength,
+      let longest = longLines ? markerBytes : markerLength
+      while lineStart > start, lineEnd - lineStart <= longest,
         !LineIndex.isLineEnd(bytes[lineStart - 1])
       {
         lineStart -= 1
       }
-      guard lineEnd - lineStart <= markerLength else { break }
+      guard lineEnd - lineStart <= longest else { break }
       if let text = text(lineStart..<lineEnd),
         isMarker(text, ["END OF THE PROJECT", "END OF THIS PROJECT", "END OF PROJECT"])
       {

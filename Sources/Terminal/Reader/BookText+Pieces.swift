@@ -82,6 +82,12 @@ extension BookText {
       return TextPiece(
         range: line, lineStart: line.lowerBound, number: 0, endsLine: true, layout: .asWritten)
     }
+    if linesAreParagraphs {
+      // Made from an EPUB: its lines say what they are (a paragraph at the margin).
+      return TextPiece(
+        range: line, lineStart: line.lowerBound, number: 0, endsLine: true,
+        layout: indent(at: line.lowerBound) == 0 ? .paragraph : .asWritten)
+    }
     let block = paragraphs.block(around: line, in: visible)
     if block.isProse, let first = block.lines.first, let last = block.lines.last {
       return TextPiece(

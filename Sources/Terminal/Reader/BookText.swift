@@ -28,11 +28,24 @@ package struct BookText: Sendable {
   let wrapColumns: Int
   /// Bytes per word of its prose (see ``LineShape/bytesPerWord(of:body:)``).
   package let bytesPerWord: Double
+  /// The headings its source marked (an EPUB's h1–h3), for the table of contents; nil for a
+  /// plain text, whose headings are found by their shape.
+  package let outline: [TableOfContents.Entry]?
+  /// True when each line at the margin is a paragraph of its own and each line set in is kept
+  /// as written (the text made from an EPUB, see ``XHTMLText``), rather than found by shape.
+  let linesAreParagraphs: Bool
+  /// True for the start of a longer text still being made (an EPUB's first documents): its
+  /// end, its line count and how far through it a place is are not known yet.
+  package let isPartial: Bool
 
   /// How many lines there are in all.
   package var lineCount: Int { index.lineCount }
   /// The first byte of the text (after a UTF-8 byte order mark) and its end.
   package var allBytes: Range<Int> { index.origin..<bytes.count }
+
+  /// Every byte of the text as the reader holds it (for a text made from an EPUB: what it was
+  /// turned into).
+  package var data: Data { Data(bytes.buffer(0..<bytes.count)) }
 
   /// The text in `data` (copied).
   package init(data: Data) {
@@ -44,8 +57,25 @@ package struct BookText: Sendable {
     self.init(bytes: try TextBytes(path: path))
   }
 
-  init(bytes: TextBytes) {
+  /// The text an EPUB was turned into (`bytes`, adopted), with its headings; `isPartial` for
+  /// the start of it.
+  init(
+    epubText bytes: UnsafeMutableBufferPointer<UInt8>, outline: [TableOfContents.Entry],
+    isPartial: Bool
+  ) {
+    self.init(
+      bytes: TextBytes(adopting: bytes), outline: outline, linesAreParagraphs: true,
+      isPartial: isPartial)
+  }
+
+  init(
+    bytes: TextBytes, outline: [TableOfContents.Entry]? = nil, linesAreParagraphs: Bool = false,
+    isPartial: Bool = false
+  ) {
     self.bytes = bytes
+    self.outline = outline
+    self.linesAreParagraphs = linesAreParagraphs
+    self.isPartial = isPartial
     // A UTF-8 byte order mark would show as a stray character on the first line.
     let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
     let origin = bytes.count >= 3 && (0..<3).allSatisfy { bytes[$0] == bom[$0] } ? 3 : 0
@@ -62,7 +92,7 @@ package struct BookText: Sendable {
       return
     }
     index = LineIndex(bytes, origin: origin)
-    let found = Self.findBody(bytes, index: index)
+    let found = Self.findBody(bytes, index: index, longLines: linesAreParagraphs)
     bodyBytes = found
     wrapColumns = LineShape.wrapColumns(of: bytes, body: found)
     bytesPerWord = LineShape.bytesPerWord(of: bytes, body: found)

@@ -33,6 +33,18 @@ package struct Pager: Sendable {
   /// The rows of the pieces wrapped last (shared by copies: rows depend only on the text).
   private let cache = RowCache()
 
+  /// This pager over `text` (the whole of the text it shows the start of), at the same place,
+  /// search and settings.
+  package func continued(in text: BookText) -> Pager {
+    var pager = Pager(
+      text: text, title: title, width: width, height: height, raw: raw, top: top,
+      textWidth: textWidth)
+    pager.lastSearch = lastSearch
+    pager.match = match
+    pager.wordsPerMinute = wordsPerMinute
+    return pager
+  }
+
   /// A pager at byte offset `top` (moved into the visible text).
   package init(
     text: BookText, title: String, width: Int, height: Int, raw: Bool = false, top: Int? = nil,
@@ -208,9 +220,16 @@ package struct Pager: Sendable {
   /// `Title · line 1,234 of 7,000 · 17%`, fitted to the width.
   package var statusLine: String {
     // The count once the text is indexed (a large book's first page is shown before that).
-    let total = text.index.isComplete ? " of \(TextFormat.grouped(visibleLines.count))" : ""
+    let total =
+      text.index.isComplete && !text.isPartial
+      ? " of \(TextFormat.grouped(visibleLines.count))" : ""
     let line = " · line \(TextFormat.grouped(lineNumber))\(total)"
     let title = Sanitizer.title(title)
+    // The start of an EPUB still being read: how far through and how long are not known.
+    guard !text.isPartial else {
+      return DisplayWidth.truncate(title, toCells: max(8, width - DisplayWidth.cells(line)))
+        + line
+    }
     // The time left, as much of it as leaves the title whole (the chapter's first).
     let times = timeLeft
     let choices = [times, Array(times.prefix(1)), Array(times.suffix(1)), []]

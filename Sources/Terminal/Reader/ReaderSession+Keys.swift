@@ -17,6 +17,9 @@ extension ReaderSession {
       output.write("\r\u{1B}[K")
       guard let key else { break }
       if fileChanged() { return .dataError }
+      // Quitting needs nothing more of the book; every other key, its whole text.
+      let quits = key == .character("q") || key == .character("Q")
+      if !quits, await !continueInWholeText() { return .dataError }
       guard await press(key, keys: keys) else { break }
       await savePosition()
     }

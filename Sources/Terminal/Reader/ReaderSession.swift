@@ -40,6 +40,9 @@ package final class ReaderSession {
   var waitingForKey = false
   /// A short note for the prompt's line, where it is seen under the page.
   var pending: String?
+  /// The EPUB whose first documents the pager shows, still being read: the first key (or
+  /// line) waits for the whole text, then goes on in it from the same place.
+  var rest: (any RestOfText)?
 
   /// A reader of book `id` on `pager`, saving its place through `service`.
   package init(
@@ -75,7 +78,12 @@ package final class ReaderSession {
     resizes.resume()
     defer { resizes.cancel() }
 
-    if !pager.raw, pager.text.foldedHeaderLines + pager.text.foldedFooterLines > 0 {
+    if !pager.raw, pager.text.isPartial, pager.text.foldedHeaderLines > 0 {
+      output.print(
+        style.dim(
+          "(Project Gutenberg header (\(pager.text.foldedHeaderLines) lines) and licence "
+            + "folded; --raw shows them)"))
+    } else if !pager.raw, pager.text.foldedHeaderLines + pager.text.foldedFooterLines > 0 {
       output.print(
         style.dim(
           "(Project Gutenberg header (\(pager.text.foldedHeaderLines) lines) and licence "
@@ -100,6 +108,8 @@ package final class ReaderSession {
       }
       if fileChanged() { return .dataError }
       let command = PagerCommand.parse(line, searching: searching)
+      // Quitting needs nothing more of the book; every other command, its whole text.
+      if command != .quit, await !continueInWholeText() { return .dataError }
       if case .again = command {} else { searching = false }
       if await perform(command) == false {
         await savePosition()
@@ -122,10 +132,29 @@ package final class ReaderSession {
     return true
   }
 
+  /// Takes the whole text of an EPUB whose first documents are shown, once it is read (the
+  /// place stays where it is: the first documents are the whole text's start); false, after
+  /// one line saying why, when the rest of the EPUB could not be read.
+  func continueInWholeText() async -> Bool {
+    guard let rest else { return true }
+    self.rest = nil
+    do throws(EpubError) {
+      pager = pager.continued(in: try await rest.whole())
+    } catch {
+      output.printError("error: cannot read the rest of book \(id)'s EPUB: \(error)")
+      return false
+    }
+    contents = nil
+    findChapters()
+    return true
+  }
+
   /// Works out the table of contents once the first page is on screen, for the time left in
   /// the chapter on the status line: here for a text indexed whole, off the main actor for a
   /// large one (its first page comes before its index).
   private func findChapters() {
+    // The start of an EPUB has only the first chapters: they wait for the whole text.
+    guard !pager.text.isPartial else { return }
     let text = pager.text
     let visible = pager.visible
     guard !text.index.isComplete else {

@@ -6,6 +6,12 @@ import Foundation
 package struct TableOfContents: Sendable {
   /// One heading.
   package struct Entry: Sendable, Equatable {
+    /// A heading `title` whose line starts at `offset`.
+    package init(title: String, offset: Int) {
+      self.title = title
+      self.offset = offset
+    }
+
     /// The heading as the book prints it (sanitised).
     package let title: String
     /// Where its line starts.
@@ -22,6 +28,11 @@ package struct TableOfContents: Sendable {
 
   /// The contents of `text` within `visible`.
   package init(_ text: BookText, in visible: Range<Int>) {
+    if let outline = text.outline {
+      // An EPUB's headings, as its documents mark them.
+      entries = Array(outline.filter { visible.contains($0.offset) }.prefix(Self.maximumEntries))
+      return
+    }
     let lines = Self.shortLines(text, in: visible)
     if let table = Self.contentsTable(lines) {
       let found = Self.entries(of: table, in: lines)

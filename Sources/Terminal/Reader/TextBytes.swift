@@ -46,6 +46,21 @@ final class TextBytes: @unchecked Sendable {
     encoding = Self.encoding(of: UnsafeBufferPointer(start: buffer, count: count))
   }
 
+  /// `buffer`, which is taken over (and freed with these bytes).
+  init(adopting buffer: UnsafeMutableBufferPointer<UInt8>) {
+    count = buffer.count
+    mapped = false
+    file = nil
+    guard let start = buffer.baseAddress, count > 0 else {
+      buffer.deallocate()
+      base = nil
+      encoding = .utf8
+      return
+    }
+    base = UnsafePointer(start)
+    encoding = .utf8
+  }
+
   /// The file at `path`, mapped read-only.
   init(path: String) throws {
     // Without blocking, and only a regular file: a FIFO where the book was must not hang.
