@@ -83,14 +83,14 @@ public struct HTTPPipeline: Sendable {
       } catch {
         report(
           RequestEvent(
-            url: current.url, status: nil,
+            method: current.method, url: current.url, status: nil,
             error: error as? GutendexError ?? GutendexClient.classify(error, url: current.url),
             duration: ContinuousClock.now - started, attempt: attempt))
         throw .transport(error, requests: requests)
       }
       report(
         RequestEvent(
-          url: current.url, status: response.status, error: nil,
+          method: current.method, url: current.url, status: response.status, error: nil,
           duration: ContinuousClock.now - started, attempt: attempt))
       guard [301, 302, 303, 307, 308].contains(response.status) else {
         return Opened(response: response, url: current.url, requests: requests)

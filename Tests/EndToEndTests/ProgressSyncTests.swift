@@ -117,9 +117,15 @@ struct ProgressSyncTests {
       try String(contentsOf: file, encoding: .utf8) == stored, "a refused login changes nothing")
 
     let registered = try await app.run(
-      ["progress", "login", servers.syncURL.absoluteString, "bob", "--register"],
+      ["progress", "login", servers.syncURL.absoluteString, "bob", "--register", "--verbose"],
       input: "bobs password\n")
     #expect(registered.status == 0, "\(registered)")
+    // --verbose names each request's own method: the sign-up is a POST.
+    #expect(
+      registered.errLines.contains {
+        $0.hasPrefix("request: POST ") && $0.contains("/users/create")
+      },
+      "\(registered)")
     #expect(registered.out.hasPrefix("registered as bob"), "\(registered)")
     let logout = try await app.run(["progress", "logout"])
     #expect(logout.status == 0 && !FileManager.default.fileExists(atPath: file.path))

@@ -76,7 +76,8 @@ package final class AppContext {
     if options.offline { service.simulateOffline(true) }
   }
 
-  /// `request: GET URL → HTTP 200 (12 ms, attempt 1)` on standard error for every request.
+  /// `request: GET URL → HTTP 200 (12 ms, attempt 1)` on standard error for every request (its
+  /// own method: `PUT` for a progress push).
   static func requestPrinter(_ output: TerminalOutput) -> @Sendable (RequestEvent) -> Void {
     { event in
       let outcome: String
@@ -87,7 +88,7 @@ package final class AppContext {
       }
       let milliseconds = Int(event.duration / .milliseconds(1))
       output.printError(
-        "request: GET \(event.url.redacted) → \(outcome) (\(milliseconds) ms, attempt "
+        "request: \(event.method) \(event.url.redacted) → \(outcome) (\(milliseconds) ms, attempt "
           + "\(event.attempt))")
     }
   }
