@@ -172,7 +172,7 @@ struct DownloadTests {
     scheme: Scheme
   ) async throws {
     try await Self.with(scheme) { setup in
-      let app = setup.app
+      var app = setup.app
       let run = try await app.run(["read", "84", "--server", setup.url])
       #expect(run.status == 0, "\(run)")
       #expect(run.outLines.first == "Frankenstein;", "\(run)")
@@ -189,6 +189,16 @@ struct DownloadTests {
           == "The Project Gutenberg eBook of Frankenstein; Or, The Modern Prometheus"
       )
       #expect(raw.out.contains("FULL PROJECT GUTENBERG LICENSE"))
+      // The details of a book in the library say how long its text is, the licence left out,
+      // at the reading speed given.
+      app.extraEnvironment["GUTENBERG_WPM"] = "100"
+      let shown = try await app.run(["show", "84", "--offline"])
+      #expect(shown.status == 0, "\(shown)")
+      let length = try #require(shown.outLines.first { $0.hasPrefix("Length:") }, "\(shown)")
+      let body = run.out.split(whereSeparator: { $0 == " " || $0 == "\n" }).count
+      let words = try #require(Int(length.split(separator: " ")[1].replacing(",", with: "")))
+      #expect(abs(words - body) <= body / 20, "\(length) against \(body) words printed")
+      #expect(length.hasSuffix("min at 100 words a minute"), "\(length)")
     }
   }
 

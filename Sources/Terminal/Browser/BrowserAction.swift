@@ -14,8 +14,9 @@ package enum BrowserAction: Sendable {
   case status(StatusViewModel.State)
   /// The open book's view model published a state.
   case detail(BookDetailViewModel.State)
-  /// The downloads of the book with this id, read for its details screen.
-  case downloads(id: Int, paths: [String], progress: String? = nil)
+  /// The downloads of the book with this id, read for its details screen, with its progress
+  /// record and the length of its text.
+  case downloads(id: Int, paths: [String], progress: String? = nil, length: String? = nil)
   /// The favourite flags of books held by the list, read again (by id).
   case flags([Int: Bool])
   /// The favourites changed in the store (this process or another).

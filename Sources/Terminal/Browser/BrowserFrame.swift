@@ -150,6 +150,7 @@ package enum BrowserFrame {
       else { return nil }
       screen.downloads = state.downloads
       screen.progress = state.progress
+      screen.length = state.length
       return screen.parts(width: width, style: style)
     case .links(let book, _):
       return LinksScreen(book: book).parts(width: width, style: style)

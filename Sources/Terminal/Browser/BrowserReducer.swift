@@ -28,8 +28,10 @@ package enum BrowserReducer {
       state.detail = published
       if let error = published.load.error { state.notices.append(.error(error.description)) }
       return []
-    case .downloads(let id, let paths, let progress):
-      if state.detail?.book?.id == id { (state.downloads, state.progress) = (paths, progress) }
+    case .downloads(let id, let paths, let progress, let length):
+      if state.detail?.book?.id == id {
+        (state.downloads, state.progress, state.length) = (paths, progress, length)
+      }
       return []
     case .flags(let flags):
       state.list.setFlags(flags)
@@ -99,7 +101,7 @@ package enum BrowserReducer {
       guard let (book, load) = book(atRow: row, &state) else { return [] }
       state.screen = .details(from: state.screen.list)
       state.detail = nil
-      (state.downloads, state.progress) = ([], nil)
+      (state.downloads, state.progress, state.length) = ([], nil, nil)
       state.scroll = 0
       return [.openDetail(book, load), .readDownloads(book.id)]
     case .toggleFavorites(let rows):

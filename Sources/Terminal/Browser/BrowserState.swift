@@ -37,6 +37,8 @@ package struct BrowserState: Sendable, Hashable {
   package var downloads: [String] = []
   /// The last progress sync record of that book (`on Kobo: 42%, 2 h ago`), if any.
   package var progress: String?
+  /// How long that book's downloaded text is, if one is in the library.
+  package var length: String?
   /// What `new` found, for its screen.
   package var newBooks: NewBooks?
   /// The first line of the body shown on a screen taller than the window.

@@ -65,7 +65,8 @@ package struct BrowseRunner: CommandRunner {
       send: { book, destination in
         await SendRunner(context: context).sendFromBrowser(id: book.id, to: destination)
       },
-      progress: { id in ReaderProgress.detailLine(context: context, id: id) })
+      progress: { id in ReaderProgress.detailLine(context: context, id: id) },
+      length: { id in await LibraryFiles(context: context).length(id: id) })
   }
 
   /// Starts a sync off the prompt's path when the last one is older than the interval; it

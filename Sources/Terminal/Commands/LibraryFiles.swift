@@ -57,6 +57,20 @@ package struct LibraryFiles: CommandRunner {
     return result.map { ($0, false) }
   }
 
+  /// How long the book's downloaded plain text is, at the configured reading speed
+  /// (`GUTENBERG_WPM`): its words counted off the main actor; nil without such a download.
+  func length(id: Int) async -> String? {
+    let entries = (try? await service.downloads(id: id)) ?? []
+    guard let text = entries.first(where: { $0.isPresent && $0.path.hasSuffix(".txt") }) else {
+      return nil
+    }
+    let path = text.path
+    let speed = configuration.wordsPerMinute
+    return await Task.detached(priority: .userInitiated) {
+      ReadingLength.of(file: path)?.text(wordsPerMinute: speed)
+    }.value
+  }
+
   /// `path` for each download of the book, `path (missing)` when the file is gone.
   func downloadLabels(id: Int) async -> [String] {
     ((try? await service.downloads(id: id)) ?? []).map {

@@ -31,7 +31,9 @@ package struct ShowRunner: CommandRunner {
       output.print(String(decoding: book.rawJSON, as: UTF8.self))
     case .automatic:
       guard var screen = ScreenMapping.details(state, now: Date()) else { return .ok }
-      screen.downloads = await LibraryFiles(context: context).downloadLabels(id: book.id)
+      let library = LibraryFiles(context: context)
+      screen.downloads = await library.downloadLabels(id: book.id)
+      screen.length = await library.length(id: book.id)
       // `show` ends when it has printed: there are no keys to press, so no footer; where the
       // book came from is the note above.
       screen.hints = []

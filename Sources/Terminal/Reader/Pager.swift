@@ -246,8 +246,7 @@ package struct Pager: Sendable {
   var timeLeft: [String] {
     let bytesPerMinute = text.bytesPerWord * Double(max(1, wordsPerMinute))
     func minutes(_ bytes: Int) -> String {
-      let total = Int((Double(max(0, bytes)) / bytesPerMinute).rounded(.up))
-      return total < 60 ? "\(total) min" : "\(total / 60) h \(total % 60) min"
+      ReadingLength.duration(minutes: Int((Double(max(0, bytes)) / bytesPerMinute).rounded(.up)))
     }
     var parts: [String] = []
     if !chapterStarts.isEmpty {

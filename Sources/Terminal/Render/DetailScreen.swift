@@ -20,6 +20,8 @@ package struct DetailScreen: Sendable, Hashable {
   package var downloads: [String] = []
   /// The book's last progress sync record (`on Kobo: 42%, 2 h ago`), if any.
   package var progress: String?
+  /// How long the downloaded text is (`77,432 words · 5 h 10 min at 250 words a minute`).
+  package var length: String?
 
   /// The keys shown under a book.
   package static let defaultHints = [
@@ -84,6 +86,7 @@ extension DetailScreen: LineRendering {
     lines += field("Formats", TextFormat.grouped(book.formats.count))
     lines += field("Favourite", isFavorite ? "yes (*)" : "no")
     lines += downloadLines(labelWidth: labelWidth, width: width, style: style)
+    if let length { lines += field("Length", length) }
     if let progress { lines += field("Progress", progress) }
     lines += field("Id", String(book.id))
     lines += ScreenParts.urlField(

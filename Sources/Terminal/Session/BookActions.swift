@@ -16,6 +16,8 @@ package struct BookActions: Sendable {
   package var send: @MainActor @Sendable (Book, String?) async -> Void
   /// The book's last progress sync record as the details show it, nil when there is none.
   package var progress: @MainActor @Sendable (Int) async -> String?
+  /// How long the book's downloaded text is, as the details show it; nil without one.
+  package var length: @MainActor @Sendable (Int) async -> String?
 
   /// Actions from these closures.
   package init(
@@ -24,7 +26,8 @@ package struct BookActions: Sendable {
     downloads: @escaping @MainActor @Sendable (Int) async -> [String],
     grep: @escaping @MainActor @Sendable (String) async -> Void = { _ in },
     send: @escaping @MainActor @Sendable (Book, String?) async -> Void = { _, _ in },
-    progress: @escaping @MainActor @Sendable (Int) async -> String? = { _ in nil }
+    progress: @escaping @MainActor @Sendable (Int) async -> String? = { _ in nil },
+    length: @escaping @MainActor @Sendable (Int) async -> String? = { _ in nil }
   ) {
     self.download = download
     self.read = read
@@ -32,5 +35,6 @@ package struct BookActions: Sendable {
     self.grep = grep
     self.send = send
     self.progress = progress
+    self.length = length
   }
 }

@@ -233,7 +233,8 @@ package final class InteractiveSession {
       send(
         .downloads(
           id: id, paths: await bookActions?.downloads(id) ?? [],
-          progress: await bookActions?.progress(id) ?? nil))
+          progress: await bookActions?.progress(id) ?? nil,
+          length: await bookActions?.length(id) ?? nil))
     case .loadFavorites: await favorites.reload()
     case .favoritesPage(let page): await favorites.goTo(page: page)
     case .refreshFavorites: await favorites.refresh()
@@ -300,7 +301,10 @@ package final class InteractiveSession {
     }
     let saved = await actions.download(book)
     if saved != nil, case .details = state.screen {
-      send(.downloads(id: book.id, paths: await actions.downloads(book.id)))
+      send(
+        .downloads(
+          id: book.id, paths: await actions.downloads(book.id),
+          progress: await actions.progress(book.id), length: await actions.length(book.id)))
     }
     // Its lines were printed over the screen: on a terminal the screen is drawn again.
     if state.window.height != nil { send(.redraw) }
