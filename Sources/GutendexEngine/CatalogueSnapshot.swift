@@ -75,22 +75,20 @@ public enum CatalogueSnapshot {
   }
 
   /// `keepingSummaries` stores each book's summaries in its record and says so in the header's
-  /// flags (the embedded snapshot leaves them out; a synced local catalogue keeps them).
+  /// flags (the embedded snapshot leaves them out; a synced local catalogue keeps them). The
+  /// index writer's temporary files go in the system's temporary directory (an index small
+  /// enough to be made in memory never needs one).
   static func make(records unsorted: [BookRecord], keepingSummaries: Bool = false) throws -> Data {
     let records = unsorted.sorted { $0.id < $1.id }
     for (left, right) in zip(records, records.dropFirst()) where left.id == right.id {
       throw EngineError.duplicateID(left.id)
     }
-    var writer = IndexWriter(keepingSummaries: keepingSummaries)
-    var recordTable = ByteTable()
-    for record in records { recordTable.append(try writer.add(record)) }
-    let bytes = recordTable.bytes
+    var writer = try IndexWriter(
+      keepingSummaries: keepingSummaries, in: FileManager.default.temporaryDirectory)
+    defer { writer.close() }
+    for record in records { try writer.add(record) }
     var out: [UInt8] = []
-    try writer.write(
-      records: IndexWriter.Records(
-        count: bytes.count, checksum: checksum(bytes),
-        write: { write in try bytes.withUnsafeBytes(write) })
-    ) { out.append(contentsOf: $0) }
+    try writer.write { out.append(contentsOf: $0) }
     return Data(out)
   }
 
@@ -108,7 +106,9 @@ public enum CatalogueSnapshot {
 
   /// A record's fields the fixed columns do not hold: title, people, topics, languages,
   /// media type and formats, as varints and string-table ids.
-  static func encode(_ record: BookRecord, strings: inout StringTable, summaries: Bool = false)
+  static func encode(
+    _ record: BookRecord, strings: inout StringInterner, summaries: Bool = false
+  )
     throws -> [UInt8]
   {
     var sink = ByteSink()
@@ -146,21 +146,6 @@ public enum CatalogueSnapshot {
       for summary in record.summaries { sink.block(Array(summary.utf8)) }
     }
     return sink.bytes
-  }
-
-  /// Distinct byte strings with ids, compared byte for byte (Swift's `String` equality would
-  /// merge canonically equivalent spellings, and the JSON must keep the server's bytes).
-  struct StringTable {
-    private var ids: [[UInt8]: Int] = [:]
-    private(set) var table = ByteTable()
-
-    mutating func id(_ bytes: [UInt8]) -> Int {
-      if let id = ids[bytes] { return id }
-      let id = table.count
-      table.append(bytes)
-      ids[bytes] = id
-      return id
-    }
   }
 
   /// Replaces each occurrence of the id (not inside a longer number) by the id slot byte.

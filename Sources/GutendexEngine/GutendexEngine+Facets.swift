@@ -17,21 +17,9 @@ extension GutendexEngine {
   /// The facets of book `id` as the engine serves it (the delta's copy first), nil when there
   /// is none.
   public func facets(id: Int) -> BookFacets? {
-    guard let record = record(id: id) else { return nil }
+    guard let record = try? record(id: id) else { return nil }
     return BookFacets(
       id: id, authors: record.authors.map(\.name), subjects: record.subjects,
       bookshelves: record.bookshelves, languages: record.languages)
-  }
-
-  private func record(id: Int) -> BookRecord? {
-    if let delta, let position = delta.position(of: id) {
-      return try? delta.record(at: Int(position))
-    }
-    switch storage {
-    case .memory(let books):
-      return books.position(of: id).map { books.record(at: Int($0)) }
-    case .mapped(let books):
-      return books.position(of: id).flatMap { try? books.record(at: Int($0)) }
-    }
   }
 }

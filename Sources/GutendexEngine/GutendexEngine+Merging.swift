@@ -53,33 +53,20 @@ extension GutendexEngine {
 
   /// The delta index of this engine with `books` (raw JSON in the server's shape) upserted: the
   /// delta's books, plus each given book that is new or differs from this engine's answer.
-  /// Only the delta is written, so a sync costs what it brings, not the whole catalogue.
+  /// Only the delta is written, so a sync costs what it brings, not the whole catalogue. (A
+  /// sync builds it with ``DeltaBuilder`` as it reads its pending books; this is the same
+  /// build over books given at once, its temporary files in the system's temporary directory.)
   public func deltaIndex(upserting books: [Data]) throws -> Merge {
-    try deltaIndex(upserting: IncomingBooks(books))
-  }
-
-  /// ``deltaIndex(upserting:)`` of books already read (a sync reads them once for this and
-  /// for ``changes(upserting:)``). A book that cannot be read or stored is left out (the
-  /// caller has ``IncomingBooks/notes`` to say so); one cut to the index's limits goes in cut.
-  func deltaIndex(upserting books: IncomingBooks) throws -> Merge {
-    var records: [Int: BookRecord] = [:]
-    for record in try deltaRecords() { records[record.id] = record }
-    var added: Set<Int> = []
-    var updated: Set<Int> = []
-    for case .book(let fresh, _) in books.records {
-      if let current = records[fresh.id]?.json ?? bookJSON(id: fresh.id).map(Array.init) {
-        guard current != fresh.json else { continue }
-        if !added.contains(fresh.id) { updated.insert(fresh.id) }
-      } else {
-        added.insert(fresh.id)
-      }
-      records[fresh.id] = fresh
-    }
-    let index = try CatalogueSnapshot.make(records: Array(records.values), keepingSummaries: true)
-    let newInDelta = records.keys.count { !baseHolds($0) }
+    let directory = FileManager.default.temporaryDirectory
+    var builder = try DeltaBuilder(engine: self, in: directory)
+    defer { builder.close() }
+    for book in books { try builder.add(book) }
+    let url = directory.appendingPathComponent("delta-\(UUID().uuidString).gdxindex")
+    defer { try? FileManager.default.removeItem(at: url) }
+    let bookCount = try builder.write(to: url)
     return Merge(
-      index: index, added: added.sorted(), updated: updated.sorted(),
-      bookCount: baseBookCount + newInDelta)
+      index: try Data(contentsOf: url), added: builder.added.sorted(),
+      updated: builder.updated.sorted(), bookCount: bookCount)
   }
 
   /// Whether the base (not the delta) holds book `id`.
@@ -150,17 +137,20 @@ struct IncomingBooks {
   var records: [Read]
 
   init(_ books: [Data]) {
-    records = books.map { data in
-      var reader = JSONParser(Array(data), options: BookRecord.jsonOptions)
-      do throws(JSONParseError) {
-        guard let record = try BookRecord.read(from: &reader) else { return .hidden }
-        switch IndexLimits.fit(record) {
-        case .kept(let fitted, let cuts): return .book(fitted, cuts: cuts)
-        case .skipped(let problem): return .outOfRange(problem)
-        }
-      } catch {
-        return .unreadable(error)
+    records = books.map { Self.read(Array($0)) }
+  }
+
+  /// One book, read.
+  static func read(_ bytes: [UInt8]) -> Read {
+    var reader = JSONParser(bytes, options: BookRecord.jsonOptions)
+    do throws(JSONParseError) {
+      guard let record = try BookRecord.read(from: &reader) else { return .hidden }
+      switch IndexLimits.fit(record) {
+      case .kept(let fitted, let cuts): return .book(fitted, cuts: cuts)
+      case .skipped(let problem): return .outOfRange(problem)
       }
+    } catch {
+      return .unreadable(error)
     }
   }
 

@@ -44,13 +44,10 @@ public final class GutendexEngine: Requestable {
 
   /// The ids of every book, ascending.
   public var bookIDs: [Int] {
-    let base: [Int]
-    switch storage {
-    case .memory(let books): base = (0..<books.bookCount).map(books.id(at:))
-    case .mapped(let books): base = (0..<books.bookCount).map(books.id(at:))
-    }
-    guard let delta else { return base }
-    return Array(Set(base).union((0..<delta.bookCount).map(delta.id(at:)))).sorted()
+    var ids: [Int] = []
+    ids.reserveCapacity(bookCount)
+    forEachBookID { ids.append($0) }
+    return ids
   }
 
   /// The ids of the delta's books, ascending.

@@ -284,6 +284,42 @@ final class MappedCatalogue: BookColumns, @unchecked Sendable {
     return result
   }
 
+  /// Calls `body` with every book, in id order, decoded one at a time: the records are read
+  /// with `pread` a megabyte of whole entries at a time (not through the mapping, whose pages
+  /// would stay resident), the string table once, each of its strings decoded once. What is
+  /// held is the table, not the books (for writing another index from this one).
+  func forEachRecord(_ body: (BookRecord) throws -> Void) throws {
+    let pool = region.read(strings.bytes)
+    var cache = [String?](repeating: nil, count: strings.count)
+    func poolBytes(_ index: Int) -> ArraySlice<UInt8> {
+      let start = min(strings.offset(index), pool.count)
+      return pool[start..<min(max(start, strings.offset(index + 1)), pool.count)]
+    }
+    var first = 0
+    while first < bookCount {
+      let start = records.offset(first)
+      var last = first + 1
+      while last < bookCount, records.offset(last + 1) - start <= 1 << 20 { last += 1 }
+      let end = max(start, records.offset(last))
+      let piece = region.read((records.bytes.lowerBound + start)..<(records.bytes.lowerBound + end))
+      for position in first..<last {
+        let from = min(max(0, records.offset(position) - start), piece.count)
+        let to = min(max(from, records.offset(position + 1) - start), piece.count)
+        try body(
+          try record(
+            at: position, bytes: Array(piece[from..<to]),
+            string: { index in
+              if let known = cache[index] { return known }
+              let decoded = String(decoding: poolBytes(index), as: UTF8.self)
+              cache[index] = decoded
+              return decoded
+            },
+            stringBytes: { Array(poolBytes($0)) }))
+      }
+      first = last
+    }
+  }
+
   /// Decodes the book at `position` from its record's bytes, with pool strings from `string`
   /// (and raw, for URL templates, from `stringBytes`).
   private func record(

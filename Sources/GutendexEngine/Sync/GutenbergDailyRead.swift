@@ -106,7 +106,7 @@ struct GutenbergDailyRead: Sendable {
       // Kept whatever happens below (a `defer` would run after the value returned is taken).
       func stopping() -> Reading {
         reading.csv = counts
-        return stopping()
+        return reading
       }
       do throws(GutendexError) {
         switch try await fetcher.get(
