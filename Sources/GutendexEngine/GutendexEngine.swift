@@ -22,6 +22,8 @@ public final class GutendexEngine: Requestable {
   let delta: MappedCatalogue?
   /// How many delta books the base does not hold.
   let deltaAdded: Int
+  /// The base books the delta replaces (found once, as the engine opens).
+  let shadow: IndexedQuery.Shadow
   /// The words "did you mean" picks from, read on first use (a `Mutex` is `Sendable`).
   let vocabularyCache = Mutex<Vocabulary?>(nil)
 
@@ -88,15 +90,15 @@ public final class GutendexEngine: Requestable {
     storage = .memory(RecordColumns(sortedRecords: sorted))
     delta = nil
     deltaAdded = 0
+    shadow = .none
   }
 
   init(mapped: MappedCatalogue, delta: MappedCatalogue? = nil) {
     storage = .mapped(mapped)
     self.delta = delta
-    deltaAdded =
-      delta.map { delta in
-        (0..<delta.bookCount).count { mapped.position(of: delta.id(at: $0)) == nil }
-      } ?? 0
+    let shadow = IndexedQuery.Shadow(base: mapped, delta: delta)
+    self.shadow = shadow
+    deltaAdded = (delta?.bookCount ?? 0) - shadow.positions.count
   }
 
   /// Every check of the index files behind the engine, beyond those made when they were

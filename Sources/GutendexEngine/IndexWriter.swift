@@ -28,6 +28,7 @@ struct IndexWriter {
   private var languages = StringInterner(.canonical)
   private var mimeTypes = StringInterner(.canonical)
   private var strings = StringInterner(.bytes)
+  private var postings: PostingWriter
   /// Running ends of the per-book tables and lists (what their offsets sections hold).
   private var ends: [Int]
   private let directory: URL
@@ -54,6 +55,7 @@ struct IndexWriter {
         bufferSize: section == .records ? SpillFile.largeBuffer : Self.sectionBuffer)
     }
     popular = ExternalSorter(in: directory, capacity: Self.sortCapacity)
+    postings = PostingWriter(in: directory)
     ends = [Int](repeating: 0, count: IndexSection.allCases.count)
     for section in Self.perBookOffsets { try spills[section.rawValue].append32(0) }
   }
@@ -62,6 +64,7 @@ struct IndexWriter {
   func close() {
     for spill in spills { spill.close() }
     popular.close()
+    postings.close()
   }
 
   private mutating func put(_ section: IndexSection, _ value: Int) throws {
@@ -111,17 +114,22 @@ struct IndexWriter {
     try spills[IndexSection.titles.rawValue].append(title)
     ends[IndexSection.titleOffsets.rawValue] += title.count
     try put(.titleOffsets, ends[IndexSection.titleOffsets.rawValue])
-    try putList(
-      .bookAuthors, .bookAuthorOffsets, record.authors.map { authorNames.id($0.name) })
+    let names = record.authors.map { authorNames.id($0.name) }
+    try putList(.bookAuthors, .bookAuthorOffsets, names)
     for person in record.authors {
       for year in [person.birthYear, person.deathYear] {
         try put(.authorYears, year ?? Int(IndexSection.nullYear))
       }
     }
-    try putList(
-      .bookTopics, .bookTopicOffsets, (record.subjects + record.bookshelves).map { topics.id($0) })
-    try putList(.bookLanguages, .bookLanguageOffsets, record.languages.map { languages.id($0) })
-    try putList(.bookMimeTypes, .bookMimeTypeOffsets, record.formats.map { mimeTypes.id($0.mime) })
+    let topicIDs = (record.subjects + record.bookshelves).map { topics.id($0) }
+    try putList(.bookTopics, .bookTopicOffsets, topicIDs)
+    let languageIDs = record.languages.map { languages.id($0) }
+    try putList(.bookLanguages, .bookLanguageOffsets, languageIDs)
+    let mimeTypeIDs = record.formats.map { mimeTypes.id($0.mime) }
+    try putList(.bookMimeTypes, .bookMimeTypeOffsets, mimeTypeIDs)
+    try postings.add(
+      position: position, title: title, names: names, topics: topicIDs, languages: languageIDs,
+      mimeTypes: mimeTypeIDs)
     let bytes = try CatalogueSnapshot.encode(record, strings: &strings, summaries: keepingSummaries)
     try spills[IndexSection.records.rawValue].append(bytes)
     ends[IndexSection.recordOffsets.rawValue] += bytes.count
@@ -134,7 +142,14 @@ struct IndexWriter {
   mutating func write(_ out: (UnsafeRawBufferPointer) throws -> Void) throws {
     var order = popular
     var ranked = spills[IndexSection.popular.rawValue]
-    try order.forEachSorted { key in try ranked.append32(UInt32(truncatingIfNeeded: key)) }
+    var lists = postings
+    var rank = 0
+    try order.forEachSorted { key in
+      let position = UInt32(truncatingIfNeeded: key)
+      try ranked.append32(position)
+      try lists.rank(position: Int(position), rank: rank)
+      rank += 1
+    }
     popular = order
     spills[IndexSection.popular.rawValue] = ranked
     var contents = spills.map { SectionContent.spill($0) }
@@ -165,6 +180,19 @@ struct IndexWriter {
     for (section, bytes) in zip(IndexSection.vocabulary, vocabulary.sections) {
       memory(section, bytes)
     }
+    memory(.lexicon, vocabulary.lexicon)
+    let added = try lists.sections(
+      bookCount: bookCount,
+      entries: [
+        .name: authorNames.count, .topic: topics.count, .language: languages.count,
+        .mimeType: mimeTypes.count, .token: lists.tokens.count,
+      ])
+    postings = lists
+    for (section, content) in added.contents {
+      contents[section.rawValue] = content
+      if case .spill(let spill) = content { spills.append(spill) }
+    }
+    for (section, width) in added.widths { widths[section.rawValue] = width }
     try Self.layOut(
       contents, widths: widths, bookCount: bookCount,
       flags: keepingSummaries ? IndexSection.summariesFlag : 0, out)

@@ -75,13 +75,14 @@ struct VocabularyIndexTests {
     #expect(engine.vocabulary.frequency(Array("PARIS".utf8)) == 2)
   }
 
-  /// `index` as a version 2 writer wrote it: the same sections but the vocabulary's, laid
-  /// out the writer's way (right after a table that has no entries for the vocabulary, and
-  /// the file ending with the records), which opening checks.
+  /// `index` as a version 2 writer wrote it: the same sections but the vocabulary's and
+  /// version 4's, laid out the writer's way (right after a table that has no entries for them,
+  /// and the file ending with the records), which opening checks.
   static func versionTwo(_ index: Data) throws -> Data {
     var bytes = Array(index)
-    let kept = IndexSection.allCases.count - IndexSection.vocabulary.count
-    let removed = IndexSection.entrySize * IndexSection.vocabulary.count
+    let dropped = IndexSection.vocabulary.count + IndexSection.postings.count
+    let kept = IndexSection.allCases.count - dropped
+    let removed = IndexSection.entrySize * dropped
     func put32(_ value: UInt32, at offset: Int) {
       withUnsafeBytes(of: value.littleEndian) {
         bytes.replaceSubrange(offset..<offset + 4, with: $0)
