@@ -1,5 +1,6 @@
 import CZlib
 import Foundation
+import Gutendex
 
 /// The embedded catalogue's file format: an index that a query reads in place.
 ///
@@ -16,6 +17,30 @@ public enum CatalogueSnapshot {
   public static func make(fromJSONLines data: Data) throws -> Data {
     let bytes = data.starts(with: [0x1F, 0x8B]) ? try Zlib.gunzip(data) : Array(data)
     return try make(records: GutendexEngine.readLines(bytes))
+  }
+
+  /// Writes an index file at `url` of the books `books` hands to its function one at a time
+  /// (JSON objects in the server's shape, in any order; a later copy of an id replaces the
+  /// earlier; a book the server would hide is left out), in bounded memory: the books wait in
+  /// nameless temporary files beside `url`, and the index is written as a stream. Returns how
+  /// many books it holds. A failure removes what it wrote of `url`.
+  public static func writeIndex(
+    to url: URL, keepingSummaries: Bool = true,
+    books: (_ add: (Data) throws -> Void) throws -> Void
+  ) throws -> Int {
+    var index = try StreamedIndex(in: url.deletingLastPathComponent())
+    defer { index.close() }
+    var number = 0
+    try books { data in
+      var reader = JSONParser(Array(data), options: BookRecord.jsonOptions)
+      do {
+        if let record = try BookRecord.read(from: &reader) { try index.add(record) }
+      } catch let error as JSONParseError {
+        throw EngineError.badJSON(book: number, offset: error.offset, reason: error.reason)
+      }
+      number += 1
+    }
+    return try index.write(to: url, keepingSummaries: keepingSummaries)
   }
 
   /// Loads an engine from a snapshot held in memory (a private copy is kept).

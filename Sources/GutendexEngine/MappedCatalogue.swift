@@ -322,11 +322,14 @@ final class MappedCatalogue: BookColumns, @unchecked Sendable {
     return result
   }
 
-  /// Calls `body` with every book, in id order, decoded one at a time: the records are read
-  /// with `pread` a megabyte of whole entries at a time (not through the mapping, whose pages
-  /// would stay resident), the string table once, each of its strings decoded once. What is
-  /// held is the table, not the books (for writing another index from this one).
-  func forEachRecord(_ body: (BookRecord) throws -> Void) throws {
+  /// Calls `body` with every book (each position `wanted` accepts), in id order, decoded one at
+  /// a time: the records are read with `pread` a megabyte of whole entries at a time (not
+  /// through the mapping, whose pages would stay resident), the string table once, each of its
+  /// strings decoded once. What is held is the table, not the books (for writing another index
+  /// from this one, or ranking a refresh's arrivals).
+  func forEachRecord(
+    where wanted: (Int) -> Bool = { _ in true }, _ body: (BookRecord) throws -> Void
+  ) throws {
     let pool = region.read(strings.bytes)
     var cache = [String?](repeating: nil, count: strings.count)
     func poolBytes(_ index: Int) -> ArraySlice<UInt8> {
@@ -340,7 +343,7 @@ final class MappedCatalogue: BookColumns, @unchecked Sendable {
       while last < bookCount, records.offset(last + 1) - start <= 1 << 20 { last += 1 }
       let end = max(start, records.offset(last))
       let piece = region.read((records.bytes.lowerBound + start)..<(records.bytes.lowerBound + end))
-      for position in first..<last {
+      for position in first..<last where wanted(position) {
         let from = min(max(0, records.offset(position) - start), piece.count)
         let to = min(max(from, records.offset(position + 1) - start), piece.count)
         try body(
