@@ -118,6 +118,51 @@ struct IndexedQueryTests {
     try await OwnThread.run { try Self.olderAnswers() }
   }
 
+  /// A delta an older version synced (version 3) over a base of version 4 (the embedded
+  /// snapshot once the program is updated), and a version 3 base (a feed refresh of an older
+  /// version) under a version 4 delta: each layer is read as it was written, the answers are
+  /// the single catalogue's.
+  @Test func layersOfEitherVersionAnswerTogether() async throws {
+    try await OwnThread.run { try Self.mixedAnswers() }
+  }
+
+  static func mixedAnswers() throws {
+    let layers = try Self.layers()
+    let directory = FileManager.default.temporaryDirectory
+      .appendingPathComponent("indexed-\(UUID().uuidString)", isDirectory: true)
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let memory = try GutendexEngine(records: layers.merged)
+    let current = try CatalogueSnapshot.engine(
+      mapping: try Self.write(layers.base, "base.gdxindex", in: directory),
+      delta: try Self.write(layers.delta, "delta.gdxindex", in: directory))
+    for olderLayer in ["base", "delta"] {
+      var paths: [String] = []
+      for (name, records) in [("base", layers.base), ("delta", layers.delta)] {
+        var bytes = try CatalogueSnapshot.make(records: records, keepingSummaries: true)
+        if name == olderLayer { bytes = try Self.versionThree(bytes) }
+        let url = directory.appendingPathComponent("\(olderLayer)-\(name).gdxindex")
+        try bytes.write(to: url)
+        paths.append(url.path)
+      }
+      let layered = try CatalogueSnapshot.engine(mapping: paths[0], delta: paths[1])
+      guard case .mapped(let books) = layered.storage, let delta = layered.delta else {
+        throw VocabularyIndexTests.NotMapped()
+      }
+      #expect((books.postings == nil) == (olderLayer == "base"))
+      #expect((delta.postings == nil) == (olderLayer == "delta"))
+      #expect(layered.bookCount == memory.bookCount)
+      try Self.compare(layered, memory)
+      // "Did you mean" proposes what the same layers of version 4 propose ("revised" is a word
+      // of the delta alone).
+      for typed in ["search=dickins", "search=shakespere", "search=revized"] {
+        let proposed = layered.suggestions(forQuery: typed, found: 0)
+        #expect(!proposed.isEmpty, "\(olderLayer): \(typed)")
+        #expect(proposed == current.suggestions(forQuery: typed, found: 0), "\(olderLayer)")
+      }
+    }
+  }
+
   static func olderAnswers() throws {
     let layers = try Self.layers()
     let current = try CatalogueSnapshot.make(records: layers.base, keepingSummaries: true)
