@@ -7,7 +7,13 @@
 
 PREFIX ?= /usr/local
 SWIFT ?= swift
-BUILD_FLAGS ?= -c release --static-swift-stdlib
+# The executable is linked at a fixed address (not position-independent): the dynamic loader
+# then has none of the static runtime's 88,000 relocations to apply, nor the 180 pages of
+# metadata they write to copy, at every start (a third of `gutenberg --version`'s time; see
+# BENCHMARKS.md, "A cold start that is mostly the query"). The libraries it loads keep their
+# randomised addresses. `make install PIE=yes` links a position-independent executable.
+PIE ?= no
+BUILD_FLAGS ?= -c release --static-swift-stdlib $(if $(filter no,$(PIE)),-Xswiftc -Xclang-linker -Xswiftc -no-pie)
 CATALOGUE := Sources/GutendexEngine/Resources/catalogue-2025-08.gdxindex
 
 .PHONY: all build install install-files uninstall

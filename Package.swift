@@ -27,14 +27,15 @@ let package = Package(
     // request (apt: libcurl4 to run, libcurl4-openssl-dev for its headers to build): not linked,
     // so a command that makes no request never loads it nor the libraries it pulls in.
     .target(name: "CCurl", dependencies: ["CLoader"], path: "Sources/CCurl"),
-    // The dlopen loader the four C shims share: first use under a lock, the symbols, and the
+    // The dlopen loader the C shims share: first use under a lock, the symbols, and the
     // one-line failure naming the apt package.
     .target(
       name: "CLoader", path: "Sources/CLoader",
       linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
     // A Gutendex-compatible engine over a local set of books, plus the embedded catalogue.
     .target(
-      name: "GutendexEngine", dependencies: ["Gutendex", "CZlib", "CArchive", "CLibXML2"],
+      name: "GutendexEngine",
+      dependencies: ["Gutendex", "CZlib", "CArchive", "CBzip2", "CLibXML2"],
       // Copied next to the products so the build tree finds the catalogue (`swift run`, tests);
       // an install puts it in PREFIX/share/gutenberg. Found by path (CatalogueLocation), never
       // through `Bundle.module`, which kills the process once the build folder is gone.
@@ -45,6 +46,9 @@ let package = Package(
     // its headers). Opened with dlopen by the feed sync, like libxml2: not linked, so no other
     // command loads them nor the compression and ICU libraries they pull in.
     .target(name: "CArchive", dependencies: ["CLoader"], path: "Sources/CArchive"),
+    // libbz2: the feed's bzip2 blocks decompressed on two threads, libarchive then reading the
+    // tar alone (apt: libbz2-dev for its header). Opened with dlopen by the feed sync only.
+    .target(name: "CBzip2", dependencies: ["CLoader"], path: "Sources/CBzip2"),
     // libxml2: each RDF record of the feed parsed as Gutendex's reader does (apt: libxml2-dev;
     // system/libxml links to its headers, so no include path outside the package is named).
     .target(
@@ -63,7 +67,8 @@ let package = Package(
     .target(
       name: "Catalog",
       dependencies: [
-        "Gutendex", "GutendexEngine", .product(name: "GRDB", package: "GRDB.swift"),
+        // zlib: an EPUB's package document, for progress sync's chapter of a place.
+        "Gutendex", "GutendexEngine", "CZlib", .product(name: "GRDB", package: "GRDB.swift"),
         // SQLite's C API, for the one file control GRDB does not wrap (`doctor --repair`'s
         // write lock keeps the WAL of a file it renames: see StoreWriteLock).
         .product(name: "GRDBSQLite", package: "GRDB.swift"),
@@ -117,6 +122,7 @@ let package = Package(
       name: "TerminalTests",
       dependencies: [
         "Terminal", "gutenberg", "Gutendex", "GutendexEngine", "Catalog", "TestSupport",
+        "GutendexServer",
       ]),
     // Runs the real `gutenberg` binary (built because it is a dependency) against a loopback server.
     .testTarget(
@@ -147,7 +153,7 @@ let package = Package(
     .target(
       name: "TestSupport",
       dependencies: [
-        "Gutendex", "GutendexServer", "GutendexEngine", "CArchive",
+        "Gutendex", "GutendexServer", "GutendexEngine", "CArchive", "CBzip2",
         .product(name: "GRDB", package: "GRDB.swift"),
       ],
       path: "Tests/TestSupport",

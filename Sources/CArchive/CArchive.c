@@ -36,6 +36,7 @@
   X(archive_entry_size)                                                                          \
   X(archive_entry_size_is_set)                                                                   \
   X(archive_entry_filetype)                                                                      \
+  X(archive_entry_hardlink)                                                                      \
   X(archive_entry_set_pathname)                                                                  \
   X(archive_entry_set_filetype)                                                                  \
   X(archive_entry_set_perm)                                                                      \
@@ -127,7 +128,9 @@ void gb_archive_set_error_string(struct archive *archive, const char *text) {
   table.fn_archive_set_error(archive, -1, "%s", text);
 }
 int gb_entry_is_regular_file(struct archive_entry *entry) {
-  return table.fn_archive_entry_filetype(entry) == AE_IFREG;
+  // A hard link is a regular file to libarchive, with no data of its own.
+  return table.fn_archive_entry_filetype(entry) == AE_IFREG &&
+         table.fn_archive_entry_hardlink(entry) == NULL;
 }
 void gb_entry_set_regular_file(struct archive_entry *entry, int permissions) {
   table.fn_archive_entry_set_filetype(entry, AE_IFREG);

@@ -18,6 +18,7 @@
   X(curl_easy_init, CURL *, (void))                                                              \
   X(curl_easy_cleanup, void, (CURL *))                                                           \
   X(curl_easy_pause, CURLcode, (CURL *, int))                                                    \
+  X(curl_easy_perform, CURLcode, (CURL *))                                                       \
   X(curl_easy_strerror, const char *, (CURLcode))                                                \
   X(curl_easy_setopt, CURLcode, (CURL *, CURLoption, ...))                                       \
   X(curl_easy_getinfo, CURLcode, (CURL *, CURLINFO, ...))                                        \
@@ -59,6 +60,7 @@ void gb_curl_easy_cleanup(CURL *handle) { table.curl_easy_cleanup(handle); }
 CURLcode gb_curl_easy_pause(CURL *handle, int bitmask) {
   return table.curl_easy_pause(handle, bitmask);
 }
+CURLcode gb_curl_easy_perform(CURL *handle) { return table.curl_easy_perform(handle); }
 const char *gb_curl_easy_strerror(CURLcode code) { return table.curl_easy_strerror(code); }
 CURLM *gb_curl_multi_init(void) { return table.curl_multi_init(); }
 CURLMcode gb_curl_multi_add_handle(CURLM *multi, CURL *handle) {

@@ -67,6 +67,14 @@ public struct Book: Sendable, Hashable, Identifiable {
       book.rawJSON = data
       return book
     } catch let error as DecodingError {
+      // A number no 64-bit integer holds makes the whole document "not valid JSON" to
+      // Foundation: pinned to the nearest integer, the book reads, and that one field is out
+      // of range for whoever stores it (the index names the book and the field).
+      if let clamped = OutOfRangeNumbers.clamped(data),
+        let book = try? decode(from: clamped, path: path)
+      {
+        return book
+      }
       throw BookDecodingError(decoding: error, prefix: path)
     } catch {
       throw BookDecodingError(path: path, reason: String(describing: error))
@@ -162,7 +170,10 @@ public struct BookDecodingError: Error, Sendable, Hashable, CustomStringConverti
       self.init(
         path: join(context.codingPath + [key]), reason: "missing key '\(key.stringValue)'")
     case .dataCorrupted(let context):
-      self.init(path: join(context.codingPath), reason: "not valid JSON")
+      // With a path, the document parsed and one value is wrong (a number that does not fit).
+      self.init(
+        path: join(context.codingPath),
+        reason: context.codingPath.isEmpty ? "not valid JSON" : "a value out of range")
     @unknown default:
       self.init(path: prefix, reason: String(describing: error))
     }

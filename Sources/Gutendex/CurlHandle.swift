@@ -26,7 +26,8 @@ final class CurlHandle: @unchecked Sendable {
   /// Replaces the request's header list (`Name: value` lines).
   func setHeaders(_ lines: [String]) {
     var list: UnsafeMutablePointer<curl_slist>?
-    // An empty `Expect:` stops libcurl adding one; nothing here sends a body anyway.
+    // An empty `Expect:` stops libcurl adding one: a body (a small JSON document) goes out
+    // with the head, not after a wait for `100 Continue`.
     for line in lines + ["Expect:"] {
       list = gb_curl_slist_append(list, line)
     }

@@ -111,8 +111,25 @@ final class CurlTransfer: Sendable {
       ok = ok && gb_easy_setopt_string(easy, CURLOPT_NETRC_FILE, netrc) == CURLE_OK
       ok = ok && gb_easy_setopt_long(easy, CURLOPT_NETRC, 1) == CURLE_OK
     }
+    if let body = request.body {
+      // Copied by libcurl, so the bytes need not outlive this call; the size first, as the
+      // body may hold NUL bytes.
+      ok =
+        ok
+        && gb_easy_setopt_off(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count)) == CURLE_OK
+      ok =
+        ok
+        && body.withUnsafeBytes { bytes in
+          guard let start = bytes.baseAddress, !bytes.isEmpty else {
+            return gb_easy_setopt_string(easy, CURLOPT_COPYPOSTFIELDS, "")
+          }
+          return gb_easy_setopt_pointer(
+            easy, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: start))
+        } == CURLE_OK
+    }
     switch request.method.uppercased() {
-    case "GET": break
+    case "GET" where request.body == nil: break
+    case "POST" where request.body != nil: break
     case "HEAD": ok = ok && gb_easy_setopt_long(easy, CURLOPT_NOBODY, 1) == CURLE_OK
     default:
       guard Self.isToken(request.method) else {

@@ -1,6 +1,7 @@
 import Foundation
 
-/// One HTTP request as the transport sees it: method, absolute URL and headers.
+/// One HTTP request as the transport sees it: method, absolute URL, headers and (for `PUT` and
+/// `POST`) a body.
 public struct HTTPRequest: Sendable, Hashable {
   /// The HTTP method, `GET` unless said otherwise.
   public var method: String
@@ -13,16 +14,19 @@ public struct HTTPRequest: Sendable, Hashable {
   public var timeout: Duration
   /// The slowest the server may send, if there is a floor (see ``MinimumSpeed``).
   public var minimumSpeed: MinimumSpeed?
+  /// The bytes sent after the head (a JSON document for a `PUT`), nil for none.
+  public var body: Data?
 
-  /// A request: GET, no headers and a 15 s timeout unless given.
+  /// A request: GET, no headers, no body and a 15 s timeout unless given.
   public init(
     method: String = "GET", url: URL, headers: [String: String] = [:],
-    timeout: Duration = .seconds(15), minimumSpeed: MinimumSpeed? = nil
+    timeout: Duration = .seconds(15), minimumSpeed: MinimumSpeed? = nil, body: Data? = nil
   ) {
     self.method = method
     self.url = url
     self.headers = headers
     self.timeout = timeout
     self.minimumSpeed = minimumSpeed
+    self.body = body
   }
 }

@@ -12,7 +12,7 @@ extension Connection {
   ]
 
   /// Answers one request, applying the fault plan current when it arrived.
-  func respond(to head: RequestHead) async throws -> Ending {
+  func respond(to head: RequestHead, body: Data? = nil) async throws -> Ending {
     let (plan, scripted) = server.begin(head.target)
     if plan.holdUntilReleased {
       await server.waitUntilReleased()
@@ -40,7 +40,7 @@ extension Connection {
       try await stream(oversized, isHead: isHead)
       return .close
     }
-    var response = await callHandler(head)
+    var response = await callHandler(head, body: body)
     if plan.hostileText, let rewritten = HostileText.rewrite(response.body) {
       response.body = rewritten
     }
@@ -132,7 +132,7 @@ extension Connection {
   }
 
   /// Asks the handler, turning its errors into the answers a Gutendex server would give.
-  private func callHandler(_ head: RequestHead) async -> HTTPResponse {
+  private func callHandler(_ head: RequestHead, body: Data?) async -> HTTPResponse {
     let host = head.header("host").flatMap { $0.isEmpty ? nil : $0 } ?? "127.0.0.1:\(port)"
     let text = head.target.hasPrefix("/") ? "http://\(host)\(head.target)" : head.target
     let fallback = URL(string: "http://127.0.0.1:\(port)/") ?? URL(fileURLWithPath: "/")
@@ -142,7 +142,7 @@ extension Connection {
     // HEAD is GET without the body: handlers only need to know GET.
     let request = HTTPRequest(
       method: head.method == "HEAD" ? "GET" : head.method, url: url,
-      headers: head.headerDictionary)
+      headers: head.headerDictionary, body: body)
     do {
       return try await server.handler.send(request)
     } catch GutendexError.http(let status, let detail, _) {

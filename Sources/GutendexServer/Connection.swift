@@ -67,8 +67,8 @@ struct Connection {
     if length > LoopbackServer.maxRequestBodySize {
       return try await refuse(413, "request body too large")
     }
-    try await discard(length)
-    return try await respond(to: head)
+    let body = try await readBody(length)
+    return try await respond(to: head, body: body)
   }
 
   /// Reads up to the end of a request head; nil when the client closed before sending one.
@@ -101,14 +101,17 @@ struct Connection {
     }
   }
 
-  /// Reads and drops a request body of `count` bytes.
-  private mutating func discard(_ count: Int) async throws {
+  /// Reads a request body of `count` bytes (at most ``LoopbackServer/maxRequestBodySize``),
+  /// for the handler: nil when there is none.
+  private mutating func readBody(_ count: Int) async throws -> Data? {
+    guard count > 0 else { return nil }
     let buffered = min(count, buffer.count)
+    var body = Data(buffer.prefix(buffered))
     buffer.removeFirst(buffered)
-    var remaining = count - buffered
-    while remaining > 0 {
-      remaining -= try await socket.read(atMost: min(remaining, 4096)).count
+    while body.count < count {
+      body.append(contentsOf: try await socket.read(atMost: min(count - body.count, 4096)))
     }
+    return body
   }
 
   /// Answers a request the server will not serve, and closes.

@@ -12,7 +12,7 @@ import Synchronization
 public final class LoopbackServer: Sendable {
   /// The largest request line plus headers accepted; a larger head gets 431.
   public static let maxRequestHeadSize = 32 * 1024
-  /// The largest request body read (and thrown away); a larger one gets 413.
+  /// The largest request body read (and handed to the handler); a larger one gets 413.
   public static let maxRequestBodySize = 1_048_576
   /// ``requests`` keeps this many most recent targets, so a long-running server stays small.
   public static let maxLoggedRequests = 10_000

@@ -108,7 +108,10 @@ enum DailySyncBenchmark {
       ResultRow(
         figure: "21. daily sync (PG files): 30 books, CPU", unit: .seconds, samples: dailyCPU,
         baselineName: "one page, fresh process (CPU)", baseline: onePageCPU,
-        target: .atMost(0.3 + onePageCPU.median), note: "0.3 s beyond a fresh process's one page"),
+        target: .atMost(0.3 + onePageCPU.median),
+        note: String(
+          format: "%.0f ms beyond a fresh process's one page (target: 300 ms beyond)",
+          (dailyCPU.median - onePageCPU.median) * 1000)),
       ResultRow(
         figure: "21. daily sync (PG files): 30 books, peak RSS", unit: .bytes, samples: dailyPeak,
         baselineName: "bench-hello", baseline: helloRSS, target: .atMost(64 * 1_048_576)),

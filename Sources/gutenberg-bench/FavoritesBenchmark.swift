@@ -40,7 +40,7 @@ enum FavoritesBenchmark {
       document.append(UInt8(ascii: "}"))
     }
     document.append(Data("]}".utf8))
-    _ = try await full.importFavorites(document, source: "figure 5")
+    _ = try await full.transfer.importFavorites(document, source: "figure 5")
     guard try await full.favoritesSummary().count == favoriteCount else {
       throw BenchError("the store does not hold \(favoriteCount) favourites")
     }
@@ -74,7 +74,9 @@ enum FavoritesBenchmark {
     var export = Samples()
     var write = Samples()
     for run in 0...exports {
-      let one = try await Stopwatch.time { _ = try await full.exportFavorites(to: exportFile) }
+      let one = try await Stopwatch.time {
+        _ = try await full.transfer.exportFavorites(to: exportFile)
+      }
       let bytes = try Data(contentsOf: exportFile)
       guard bytes.count > 1_000_000 else { throw BenchError("the export is too small") }
       let other = try Stopwatch.time { try writeDurably(bytes, to: exportFile.path + ".raw") }

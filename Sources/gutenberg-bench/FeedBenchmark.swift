@@ -19,17 +19,24 @@ enum FeedBenchmark {
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent().appending(path: "shared/gutendex/catalogue-2025-08.jsonl.gz")
 
+  /// The books the feeds are written from (the real catalogue when the shared data is there,
+  /// else the embedded index), and which it was.
+  static func catalogueBooks(_ context: BenchContext) throws -> (books: [Data], origin: String) {
+    if let data = try? Data(contentsOf: realCatalogue) {
+      return (
+        try CatalogueSnapshot.gunzip(data).split(separator: 0x0A).map { Data($0) },
+        "the real 2025-08 catalogue, summaries included"
+      )
+    }
+    return (
+      context.engine.bookIDs.compactMap { context.engine.bookJSON(id: $0) },
+      "the embedded index (no summaries)"
+    )
+  }
+
   static func run(_ context: BenchContext) async throws -> [ResultRow] {
     let runs = context.count(3, minimum: 2)
-    let books: [Data]
-    let origin: String
-    if let data = try? Data(contentsOf: realCatalogue) {
-      books = try CatalogueSnapshot.gunzip(data).split(separator: 0x0A).map { Data($0) }
-      origin = "the real 2025-08 catalogue, summaries included"
-    } else {
-      books = context.engine.bookIDs.compactMap { context.engine.bookJSON(id: $0) }
-      origin = "the embedded index (no summaries)"
-    }
+    let (books, origin) = try catalogueBooks(context)
     // GUTENBERG_BENCH_FEED keeps the generated feed at that path and reuses it on the next
     // run (writing it takes a minute; profiling the refresh by hand wants the same file).
     let kept = ProcessInfo.processInfo.environment["GUTENBERG_BENCH_FEED"].flatMap {

@@ -1,59 +1,74 @@
 import Foundation
-import GRDB
+import GutendexServer
 import Terminal
 
 /// Figure 18: `gutenberg library search` over a library of 100 downloaded texts (50 MB), each
 /// run a fresh process, next to GNU `grep -r -i -F` over the same files in the same run; and
-/// the peak RSS of the search.
+/// the peak RSS of the search. The library is made as a user makes it: `gutenberg get` of the
+/// 100 books from a loopback mirror, which keeps each text's body and chapters with it.
 enum LibrarySearchBenchmark {
   /// The word hidden in every tenth book, three times, written with its accent; searched
   /// without it (the search folds accents and case).
   static let word = "Zéphyrine"
+  /// The word in every book, three times.
+  static let everywhere = "Héloïse"
 
   /// Figure 18.
   static func run(_ context: BenchContext) async throws -> [ResultRow] {
-    let books = 100
+    let count = 100
     let size = context.scale < 1 ? 200_000 : 524_288
     let runs = context.count(15, minimum: 5)
     let directory = try context.dataDirectory("library-search")
+    let sources = context.scratch.appendingPathComponent("library-sources", isDirectory: true)
     let texts = directory.appendingPathComponent("texts", isDirectory: true)
-    try FileManager.default.createDirectory(at: texts, withIntermediateDirectories: true)
+    for folder in [sources, texts] {
+      try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    }
     let output = context.scratch.appendingPathComponent("library-search.txt").path
     let gutenberg = context.binaries.gutenberg
 
-    // The store as the program makes it, then 100 downloads recorded in it.
-    let create = try await BenchRun(
-      executable: gutenberg, arguments: ["library", "--data-dir", directory.path]
-    ).run(timeout: .seconds(60))
-    guard create.exitStatus == 0 else { throw BenchError("gutenberg library failed") }
-    var total = 0
-    var paths: [String] = []
-    for id in 1...books {
-      let file = texts.appendingPathComponent("\(id).txt")
-      total += try write(id: id, hidden: id % 10 == 0, size: size, to: file)
-      paths.append(file.path)
+    // 100 books of the catalogue that have a plain text, served at each of its texts' paths.
+    var books: [(id: Int, paths: [String])] = []
+    for id in context.engine.bookIDs where books.count < count {
+      let paths = textPaths(context, id: id)
+      if !paths.isEmpty { books.append((id, paths)) }
     }
-    let queue = try DatabaseQueue(path: directory.appendingPathComponent("favorites.sqlite").path)
-    try await queue.write { [paths] db in
-      for (index, path) in paths.enumerated() {
-        try db.execute(
-          sql: """
-            INSERT INTO download (id, format, title, path, size, fetched_at, validator, url)
-            VALUES (?, 'txt', ?, ?, ?, ?, NULL, ?)
-            """,
-          arguments: [
-            index + 1, "Bench book \(index + 1)", path, size, 1_700_000_000_000 + index,
-            "https://www.gutenberg.org/ebooks/\(index + 1).txt.utf-8",
-          ])
+    guard books.count == count else { throw BenchError("only \(books.count) books with a text") }
+    var total = 0
+    for (index, book) in books.enumerated() {
+      let file = sources.appendingPathComponent("\(book.id).txt")
+      total += try write(id: book.id, hidden: index % 10 == 9, size: size, to: file)
+      for path in book.paths {
+        context.server.serve(
+          ServedFile(content: .file(file), contentType: "text/plain; charset=utf-8"), at: path)
       }
+    }
+    defer { for book in books { for path in book.paths { context.server.removeFile(at: path) } } }
+    let url = context.url.absoluteString
+    let fetched = context.scratch.appendingPathComponent("library-get.txt").path
+    let get = try await BenchRun(
+      executable: gutenberg,
+      arguments: ["get"] + books.map { String($0.id) } + [
+        "--format", "txt", "--server", url, "--mirror", url, "--data-dir", directory.path,
+        "-o", texts.path + "/", "--quiet",
+      ], output: fetched, error: fetched + ".err"
+    ).run(timeout: .seconds(600))
+    let saved = ((try? String(contentsOfFile: fetched, encoding: .utf8)) ?? "")
+      .split(separator: "\n")
+    guard get.exitStatus == 0, saved.count == count else {
+      let said = (try? String(contentsOfFile: fetched + ".err", encoding: .utf8)) ?? ""
+      throw BenchError(
+        "gutenberg get of \(count) texts saved \(saved.count) (\(get.exitStatus)): \(said.prefix(500))"
+      )
     }
     let megabytes = Double(total) / 1_048_576
     Report.progress(
-      "figure 18: library search over \(books) texts (\(String(format: "%.0f", megabytes)) MB),"
+      "figure 18: library search over \(count) texts (\(String(format: "%.0f", megabytes)) MB),"
         + " \(runs) runs each")
 
-    let queries: [(name: String, words: String, grep: String, lines: Int)] = [
-      ("a word in 10 books", "zephyrine", word.lowercased(), 30),
+    let queries: [(name: String, words: String, shown: String, lines: Int)] = [
+      ("a word in 10 books", "zephyrine", word, 30),
+      ("a word in 100 books", "heloise", everywhere, 300),
       ("a word in none", "quetzalcoatl", "quetzalcoatl", 0),
     ]
     var rows: [ResultRow] = []
@@ -74,7 +89,7 @@ enum LibrarySearchBenchmark {
         let lines = printed.split(separator: "\n")
         let expected: Int32 = query.lines > 0 ? 0 : 1 << 8
         guard outcome.exitStatus == expected, lines.count == query.lines,
-          lines.allSatisfy({ $0.contains(word) })
+          lines.allSatisfy({ $0.contains(query.shown) })
         else {
           throw BenchError(
             "library search \(query.words) printed \(lines.count) lines, not \(query.lines) "
@@ -82,7 +97,8 @@ enum LibrarySearchBenchmark {
         }
         let baseline = try await BenchRun(
           executable: "/usr/bin/env",
-          arguments: ["grep", "-r", "-i", "-F", "-n", query.grep, texts.path], output: output
+          arguments: ["grep", "-r", "-i", "-F", "-n", query.shown.lowercased(), texts.path],
+          output: output
         ).run(timeout: .seconds(120))
         guard baseline.exitStatus == expected else {
           throw BenchError("grep -r -i failed (status \(baseline.exitStatus))")
@@ -94,16 +110,22 @@ enum LibrarySearchBenchmark {
           grep.append(baseline.seconds)
         }
       }
-      let name = "18. library search, \(books) texts, \(query.name)"
+      let name = "18. library search, \(count) texts, \(query.name)"
       rows.append(
         ResultRow(
           figure: name, unit: .seconds, samples: search, baselineName: "grep -r -i -F",
           baseline: grep, target: .atMost(0.200),
           note: String(
             format: "%.1f MB in %d files; cold process, files in the page cache; CPU (user+sys)"
-              + " median %.0f ms, grep's %.0f ms", megabytes, books, cpu.median * 1000,
+              + " median %.0f ms, grep's %.0f ms", megabytes, count, cpu.median * 1000,
             grepCPU.median * 1000)))
-      if query.lines > 0 {
+      // Issue 36: with matches in every book, at most twice grep's CPU.
+      rows.append(
+        ResultRow(
+          figure: "18. CPU, \(query.name)", unit: .seconds, samples: cpu,
+          baselineName: "grep -r -i -F, CPU", baseline: grepCPU,
+          target: query.lines == 300 ? .ratioAtMost(2) : .none))
+      if query.lines == 30 {
         // GNU time's report: the search's own peak (its parent is `time`, not this process,
         // whose peak Linux would carry over), where sampling /proc could miss a short one.
         let report = context.scratch.appendingPathComponent("library-search-rss").path
@@ -124,13 +146,25 @@ enum LibrarySearchBenchmark {
         let hello = try await context.helloPeaks()
         rows.append(
           ResultRow(
-            figure: "18. library search, \(books) texts: peak RSS", unit: .bytes,
+            figure: "18. library search, \(count) texts: peak RSS", unit: .bytes,
             samples: Samples([peaks.max]), baselineName: "bench-hello", baseline: hello,
             target: .atMost(64 * 1_048_576)))
       }
     }
     try? FileManager.default.removeItem(at: texts)
+    try? FileManager.default.removeItem(at: sources)
     return rows
+  }
+
+  /// The paths of book `id`'s plain texts on Project Gutenberg (a mirror serves them there).
+  private static func textPaths(_ context: BenchContext, id: Int) -> [String] {
+    guard let json = context.engine.bookJSON(id: id),
+      let book = try? JSONSerialization.jsonObject(with: json) as? [String: Any],
+      let formats = book["formats"] as? [String: String]
+    else { return [] }
+    return formats.filter { $0.key.hasPrefix("text/plain") }.compactMap {
+      URL(string: $0.value)?.path
+    }.filter { !$0.isEmpty }
   }
 
   /// A PG-style text of about `size` bytes: a header, a CONTENTS table, chapters of prose on
@@ -159,6 +193,9 @@ enum LibrarySearchBenchmark {
         var sentence = sentences[(line * 7 + chapter + id) % sentences.count]
         if hidden, line == perChapter / 2, chapter % 7 == 3 {
           sentence = "and there, at the corner, stood \(word), waiting in the rain."
+        }
+        if line == perChapter / 3, chapter % 7 == 5 {
+          sentence = "and \(everywhere) answered from the window, laughing at the storm."
         }
         text += sentence + (line % 9 == 8 ? "\r\n\r\n" : "\r\n")
       }

@@ -22,7 +22,8 @@ if arguments.contains("--help") || arguments.contains("-h") {
       --quick           fewer samples: a smoke run
       --no-build        measure the gutenberg and bench-hello binaries already built next to
                         this one (else `swift build -c release` builds them first)
-      --only N,N,...    only these figures (1 to 21)
+      --only N,N,...    only these figures (1 to 23; 23, a real-size feed of ~2 GB of records
+                        that takes minutes to write, runs only when named)
       --gutenberg PATH  measure this gutenberg binary (e.g. an older build, for before/after)
       -h, --help        show this help and do nothing else
     """)
@@ -39,7 +40,7 @@ let only: Set<Int> =
     arguments.index(after: index) < arguments.endIndex
       ? Set(arguments[arguments.index(after: index)].split(separator: ",").compactMap { Int($0) })
       : nil
-  } ?? Set(1...21)
+  } ?? Set(1...22)  // 23 only when named
 
 func runAll() async throws -> [ResultRow] {
   var binaries = try Binaries.locate(build: !arguments.contains("--no-build"))
@@ -84,6 +85,8 @@ func runAll() async throws -> [ResultRow] {
     if only.contains(19) { rows += try await NewBooksBenchmark.run(context) }
     if only.contains(20) { rows += try await BrowserBenchmark.run(context) }
     if only.contains(21) { rows += try await DailySyncBenchmark.run(context) }
+    if only.contains(22) { rows += try await ProgressBenchmark.run(context) }
+    if only.contains(23) { rows += try await RealFeedBenchmark.run(context) }
   } catch {
     await server.stop()
     throw error
@@ -94,7 +97,7 @@ func runAll() async throws -> [ResultRow] {
 
 // The process figure 12 measures: no catalogue, no server, just the reader.
 if let path = ReaderBenchmark.childPath(arguments) {
-  exit(ReaderBenchmark.child(path: path))
+  exit(ReaderBenchmark.child(path: path, reflow: arguments.contains("--reflow")))
 }
 
 do {

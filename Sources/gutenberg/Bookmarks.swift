@@ -16,12 +16,22 @@ struct Bookmarks: GlobalOptionsCommand {
   @Flag(help: "Print JSON.") var json = false
 
   func validate() throws {
-    if let id, id <= 0 { throw ValidationError("a book id is a positive number") }
+    try Self.validate(id: id)
   }
 
   func run() async throws {
-    let (id, format): (Int?, ListFormat) = (id, json ? .json : .automatic)
-    try await global.run(readsOnly: true, readsNoPages: true) {
+    try await Self.run(global: global.values, id: id, json: json)
+  }
+
+  /// The checks of ``validate()``, on values parsed either way.
+  static func validate(id: Int?) throws {
+    if let id, id <= 0 { throw ValidationError("a book id is a positive number") }
+  }
+
+  /// What ``run()`` does, on values parsed either way.
+  static func run(global: GlobalValues, id: Int?, json: Bool) async throws {
+    let format: ListFormat = json ? .json : .automatic
+    try await global.run(readsOnly: true, readsNoPages: true, usesNoPageCache: true) {
       await BookmarksRunner(context: $0).run(id: id, format: format)
     }
   }

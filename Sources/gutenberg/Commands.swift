@@ -33,12 +33,21 @@ struct List: GlobalOptionsCommand {
   @Flag(help: "Print JSON.") var json = false
 
   func validate() throws {
-    _ = try filters.languageCodes(options: global.appOptions)
+    try Self.validate(global: global.values, filters: filters.values)
   }
 
   func run() async throws {
+    try await Self.run(global: global.values, filters: filters.values, all: all, json: json)
+  }
+
+  /// The checks of ``validate()``, on values parsed either way.
+  static func validate(global: GlobalValues, filters: QueryValues) throws {
+    _ = try filters.languageCodes(options: global.appOptions)
+  }
+
+  /// What ``run()`` does, on values parsed either way.
+  static func run(global: GlobalValues, filters: QueryValues, all: Bool, json: Bool) async throws {
     let query = try filters.query(options: global.appOptions)
-    let all = all
     let format: ListFormat = json ? .json : .automatic
     try await global.run(readsOnly: true) {
       await ListRunner(context: $0).run(query: query, all: all, format: format)
@@ -60,13 +69,23 @@ struct Show: GlobalOptionsCommand {
   @Flag(help: "Print the book's JSON as the server gives it.") var json = false
 
   func validate() throws {
-    guard id > 0 else { throw ValidationError("a book id is a positive number") }
+    try Self.validate(id: id)
   }
 
   func run() async throws {
-    let id = id
+    try await Self.run(global: global.values, id: id, json: json)
+  }
+
+  /// The checks of ``validate()``, on values parsed either way.
+  static func validate(id: Int) throws {
+    guard id > 0 else { throw ValidationError("a book id is a positive number") }
+  }
+
+  /// What ``run()`` does, on values parsed either way. A book's details come from the server
+  /// (or a fallback) and are never stored as a page, so the page cache is only read.
+  static func run(global: GlobalValues, id: Int, json: Bool) async throws {
     let format: ListFormat = json ? .json : .automatic
-    try await global.run(readsOnly: true) {
+    try await global.run(readsOnly: true, readsNoPages: true) {
       await ShowRunner(context: $0).run(id: id, format: format)
     }
   }
@@ -81,7 +100,15 @@ struct Status: GlobalOptionsCommand {
   @Flag(help: "Print JSON.") var json = false
 
   func run() async throws {
+    try await Self.run(global: global.values, json: json)
+  }
+
+  /// What ``run()`` does, on values parsed either way. The probe asks the server for a page
+  /// it does not keep, so the page cache is only read.
+  static func run(global: GlobalValues, json: Bool) async throws {
     let format: ListFormat = json ? .json : .automatic
-    try await global.run(readsOnly: true) { await StatusRunner(context: $0).run(format: format) }
+    try await global.run(readsOnly: true, readsNoPages: true) {
+      await StatusRunner(context: $0).run(format: format)
+    }
   }
 }

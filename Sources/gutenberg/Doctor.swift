@@ -27,7 +27,7 @@ struct Doctor: GlobalOptionsCommand {
       output.printError("error: \(error.message)")
       throw ExitCode(error.status.rawValue)
     }
-    let status = await DoctorRunner.run(
+    let status = DoctorRunner.run(
       location: configuration.location, repair: repair, output: output)
     if status != .ok { throw ExitCode(status.rawValue) }
   }

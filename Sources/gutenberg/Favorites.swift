@@ -21,9 +21,14 @@ struct Favorites: GlobalOptionsCommand {
     @Flag(help: "Print the export document (JSON).") var json = false
 
     func run() async throws {
-      let order = order
+      try await Self.run(global: global.values, order: order, json: json)
+    }
+
+    /// What ``run()`` does, on values parsed either way. A listing shows no server page, so
+    /// the page cache is only read.
+    static func run(global: GlobalValues, order: FavoriteOrder, json: Bool) async throws {
       let format: ListFormat = json ? .json : .automatic
-      try await global.run(readsOnly: true) {
+      try await global.run(readsOnly: true, readsNoPages: true, usesNoPageCache: true) {
         await FavoritesRunner(context: $0).list(order: order, format: format)
       }
     }

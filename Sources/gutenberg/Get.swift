@@ -17,7 +17,11 @@ struct Get: GlobalOptionsCommand {
       A mirror serves every file at the path www.gutenberg.org has it under, below the \
       mirror's URL: with --mirror https://mirror.example/pg the EPUB of book 84 is asked for \
       at https://mirror.example/pg/ebooks/84.epub3.images (and a redirect it answers is \
-      followed, as from Project Gutenberg). --verbose prints every request for the file.
+      followed, as from Project Gutenberg). A mirror on one of PG's own hosts \
+      (aleph.pglaf.org, gutenberg.pglaf.org) is read in PG's mirror tree \
+      (/cache/epub/84/pg84-images-3.epub). A get of several books with no mirror named \
+      fetches them from https://aleph.pglaf.org, as PG asks of bulk downloads. --verbose \
+      prints every request for the file.
 
       With several mirrors, a file the first cannot serve (404 or 410, 5xx, a timeout or \
       stall, a refused connection) is tried at the next, with a note. A part file left by one \

@@ -54,31 +54,25 @@ struct GlobalOptions: ParsableArguments {
   @Flag(help: "One line per request on standard error: API pages, book files and the feed.")
   var verbose = false
 
-  func validate() throws {
-    if let maxAge, SyncText.duration(maxAge) == nil {
-      throw ValidationError("--max-age: '\(maxAge)' is not a duration like 7d, 12h, 30m or 90")
-    }
-    if let timeout, !(timeout > 0 && timeout <= 600) {
-      throw ValidationError("--timeout must be more than 0 and at most 600 seconds")
-    }
+  /// The values as parsed, which every check and the run go through.
+  var values: GlobalValues {
+    GlobalValues(
+      server: server, dataDirectory: dataDirectory, offline: offline, source: source,
+      maxAge: maxAge, color: color, timeout: timeout, verbose: verbose)
   }
 
-  var appOptions: AppOptions {
-    AppOptions(
-      server: server, dataDirectory: dataDirectory, offline: offline, source: source,
-      color: color, verbose: verbose, timeout: timeout, maxAge: maxAge.flatMap(SyncText.duration))
+  func validate() throws {
+    try values.validate()
   }
+
+  var appOptions: AppOptions { values.appOptions }
 
   /// Builds the app and runs one call on it; a non-zero status becomes the exit code.
   func run(
     readsOnly: Bool = false, readsNoPages: Bool = false,
     _ body: @MainActor @Sendable (AppContext) async -> ExitStatus
   ) async throws {
-    var options = appOptions
-    options.readsOnly = readsOnly
-    options.readsNoPages = readsNoPages
-    let status = await Self.execute(options, body)
-    if status != .ok { throw ExitCode(status.rawValue) }
+    try await values.run(readsOnly: readsOnly, readsNoPages: readsNoPages, body)
   }
 
   @MainActor

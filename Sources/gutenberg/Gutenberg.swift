@@ -25,6 +25,7 @@ struct Gutenberg: GlobalOptionsCommand {
     subcommands: [
       Browse.self, List.self, Show.self, Favorites.self, Cache.self, Status.self,
       Get.self, LibraryCommand.self, Read.self, Bookmarks.self, Sync.self, New.self, Doctor.self,
+      ProgressCommand.self, Send.self,
     ],
     defaultSubcommand: Browse.self
   )
@@ -38,9 +39,15 @@ struct Gutenberg: GlobalOptionsCommand {
   static func main() async {
     // `gutenberg --version` alone is answered before ArgumentParser, whose parse reflects the
     // options of every command (most of the 5 ms this took); the same line, the same exit 0.
-    if CommandLine.arguments.dropFirst().elementsEqual(["--version"]) {
+    let arguments = Array(CommandLine.arguments.dropFirst())
+    if arguments == ["--version"] {
       print(configuration.version)
       return
+    }
+    // The common commands, read without ArgumentParser's reflection when the line is one the
+    // quick reader is sure of (see ``QuickCommand``); any other line goes on below as before.
+    if let command = QuickCommand(arguments) {
+      await command.run()
     }
     do {
       var command = try parseAsRoot()
@@ -67,6 +74,11 @@ struct Gutenberg: GlobalOptionsCommand {
 }
 
 extension Gutenberg {
+  /// Ends the process with `code`, standard output flushed, as ArgumentParser's exit does.
+  static func exitNow(_ code: Int32) -> Never {
+    Foundation.exit(code)
+  }
+
   /// The subcommands' names, as typed.
   static var commandNames: [String] {
     configuration.subcommands.map { $0._commandName }

@@ -17,9 +17,14 @@ struct LibraryCommand: GlobalOptionsCommand {
     @Flag(help: "Print JSON.") var json = false
 
     func run() async throws {
+      try await Self.run(global: global.values, json: json)
+    }
+
+    /// What ``run()`` does, on values parsed either way.
+    static func run(global: GlobalValues, json: Bool) async throws {
       let format: ListFormat = json ? .json : .automatic
       // Lists only: no write lock, nothing written (another process may hold the lock).
-      try await global.run(readsOnly: true, readsNoPages: true) {
+      try await global.run(readsOnly: true, readsNoPages: true, usesNoPageCache: true) {
         await LibraryRunner(context: $0).list(format: format)
       }
     }
@@ -43,14 +48,24 @@ struct LibraryCommand: GlobalOptionsCommand {
     @Flag(help: "Print JSON.") var json = false
 
     func validate() throws {
+      try Self.validate(words: words)
+    }
+
+    func run() async throws {
+      try await Self.run(global: global.values, words: words, json: json)
+    }
+
+    /// The checks of ``validate()``, on values parsed either way.
+    static func validate(words: [String]) throws {
       if words.allSatisfy({ $0.allSatisfy(\.isWhitespace) }) {
         throw ValidationError("give words to search for")
       }
     }
 
-    func run() async throws {
-      let (words, format): ([String], ListFormat) = (words, json ? .json : .automatic)
-      try await global.run(readsOnly: true, readsNoPages: true) {
+    /// What ``run()`` does, on values parsed either way.
+    static func run(global: GlobalValues, words: [String], json: Bool) async throws {
+      let format: ListFormat = json ? .json : .automatic
+      try await global.run(readsOnly: true, readsNoPages: true, usesNoPageCache: true) {
         await LibrarySearchRunner(context: $0).run(words: words, format: format)
       }
     }

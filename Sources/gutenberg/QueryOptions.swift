@@ -39,50 +39,35 @@ struct QueryOptions: ParsableArguments {
   @Option(parsing: .unconditional, help: "Page number (32 books a page).")
   var page = 1
 
-  func validate() throws {
-    guard page >= 1 else { throw ValidationError("--page must be 1 or more") }
-    if let search, search.trimmingCharacters(in: .whitespaces).isEmpty {
-      throw ValidationError("--search needs at least one word")
-    }
-    if let from = authorYearStart, let to = authorYearEnd, from > to {
-      throw ValidationError("--author-year-start (\(from)) is after --author-year-end (\(to))")
-    }
-    _ = try idList()
+  /// The values as parsed, which every check and the query go through.
+  var values: QueryValues {
+    QueryValues(
+      search: search, languages: languages, topic: topic, authorYearStart: authorYearStart,
+      authorYearEnd: authorYearEnd, copyright: copyright, ids: ids, mimeType: mimeType,
+      sort: sort, page: page)
   }
 
-  /// The codes `--language` names, resolved against the catalogue of the data directory in
-  /// `options` (it needs the global options, so the commands call it from their `validate()`).
+  func validate() throws {
+    try values.validate()
+  }
+
+  /// The codes `--language` names (see ``QueryValues/languageCodes(options:)``).
   func languageCodes(options: AppOptions) throws -> [String] {
-    do throws(CatalogueLanguages.UnknownLanguage) {
-      return try CatalogueLanguages.codes(for: languages, options: options)
-    } catch {
-      throw ValidationError("--language: \(error.message)")
-    }
+    try values.languageCodes(options: options)
   }
 
   func idList() throws -> [Int] {
-    guard let ids else { return [] }
-    return try ids.split(separator: ",").map {
-      guard let id = Int($0.trimmingCharacters(in: .whitespaces)), id > 0 else {
-        throw ValidationError("--ids: '\($0)' is not a book id")
-      }
-      return id
-    }
+    try values.idList()
   }
 
-  /// The query the filters ask for, its languages resolved as ``languageCodes(options:)`` does.
+  /// The query the filters ask for (see ``QueryValues/query(options:)``).
   func query(options: AppOptions) throws -> BookQuery {
-    let languageCodes = try languageCodes(options: options)
-    let words = search.map { $0.split(whereSeparator: \.isWhitespace).joined(separator: " ") }
-    return BookQuery(
-      search: words, languages: languageCodes, topic: topic, authorYearStart: authorYearStart,
-      authorYearEnd: authorYearEnd, copyright: Set(copyright.map(\.status)),
-      ids: (try? idList()) ?? [], mimeType: mimeType, sort: sort, page: page)
+    try values.query(options: options)
   }
 }
 
 /// `--copyright` values as people say them.
-enum CopyrightChoice: String, ExpressibleByArgument, CaseIterable {
+enum CopyrightChoice: String, ExpressibleByArgument, CaseIterable, Sendable {
   case yes, no, unknown
 
   var status: CopyrightStatus {

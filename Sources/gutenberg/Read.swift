@@ -6,11 +6,15 @@ struct Read: GlobalOptionsCommand {
     commandName: "read",
     abstract: "Read a book's plain text in a pager (downloads it first when needed).",
     discussion: """
-      Keys: Enter or n next page, p previous, g 50% or g LINE to jump, /word to search (it \
-      wraps around the end) and n for the next match, toc for the table of contents and toc N \
-      to go to entry N, b [note] to bookmark the page (with a note), bookmarks to list them, \
-      g bN to go to one and b -N to remove one, q to quit. Long lines are paged by rows, never cut. A file that is not \
-      text is refused (exit 65). The Project Gutenberg header and licence are folded away \
+      On a terminal, keys as in more and less, without Enter: Space or f next screen, b back, \
+      j/k a row, d/u half a screen, g/G first/last page, 50% or 120g to jump, /word and ?word \
+      to search, n/N next/previous match, m to mark the page (then a note), ' to go to a mark, \
+      r to redraw, h the keys, q to quit, and : for a command: toc, toc N, marks, g 50%, \
+      set width N, b -N. Piped (or TERM=dumb), those commands one a line: Enter or n next \
+      page, p previous, g 50% or g LINE, /word then n, toc, b [note], bookmarks, g bN, q. \
+      Prose is joined again and wrapped to the window (or --width); verse, tables, headings \
+      and indented lines are kept as written. Long lines are paged by rows, never cut. A file \
+      that is not text is refused (exit 65). The Project Gutenberg header and licence are folded away \
       unless --raw. Where you stop is kept and `read` starts there next time; when the file \
       changed (re-issued, or another edition), the words kept with the place find it again, \
       and when they are not in it the reader says so and starts at the beginning. When standard \
@@ -30,17 +34,26 @@ struct Read: GlobalOptionsCommand {
       "Open on the page holding this byte offset of the file (as `library search` prints it).",
       valueName: "byte-offset"))
   var offset: Int?
+  @Option(
+    help: ArgumentHelp(
+      "Wrap the prose to this many columns when the window is wider (also :set width N).",
+      valueName: "columns"))
+  var width: Int?
 
   func validate() throws {
     guard id > 0 else { throw ValidationError("a book id is a positive number") }
     if let offset, offset < 0 { throw ValidationError("--at is a byte offset, 0 or more") }
+    if let width, !(20...1000).contains(width) {
+      throw ValidationError("--width is a number of columns from 20 to 1000")
+    }
   }
 
   func run() async throws {
-    let (id, raw, pager, mirror, offset) = (id, raw, pager, mirror, offset)
+    let (id, raw, pager, mirror, offset, width) = (id, raw, pager, mirror, offset, width)
     try await global.run {
       await ReadRunner(context: $0).run(
-        id: id, raw: raw, pager: pager, mirror: mirror, at: offset, input: StandardInput())
+        id: id, raw: raw, pager: pager, mirror: mirror, at: offset, textWidth: width,
+        input: StandardInput())
     }
   }
 }

@@ -97,4 +97,44 @@ import Testing
     #expect(mirror.rewrite(other) == other)
     #expect(DownloadMirror("ftp://x") == nil)
   }
+  /// PG's own mirror hosts are read in PG's mirror tree: each edition www serves at
+  /// `/ebooks/N.EDITION` under `/cache/epub/N/`, each posted file under its numbered folders.
+  @Test(arguments: [
+    ("https://www.gutenberg.org/ebooks/84.epub3.images", "/cache/epub/84/pg84-images-3.epub"),
+    ("https://www.gutenberg.org/ebooks/1342.epub.images", "/cache/epub/1342/pg1342-images.epub"),
+    ("https://www.gutenberg.org/ebooks/11.epub.noimages", "/cache/epub/11/pg11.epub"),
+    ("https://www.gutenberg.org/ebooks/84.kf8.images", "/cache/epub/84/pg84-images-kf8.mobi"),
+    ("https://www.gutenberg.org/ebooks/84.kindle.images", "/cache/epub/84/pg84-images.mobi"),
+    ("https://www.gutenberg.org/ebooks/2701.txt.utf-8", "/cache/epub/2701/pg2701.txt"),
+    ("https://www.gutenberg.org/ebooks/84.html.images", "/cache/epub/84/pg84-images.html"),
+    (
+      "https://www.gutenberg.org/cache/epub/84/pg84.cover.medium.jpg",
+      "/cache/epub/84/pg84.cover.medium.jpg"
+    ),
+    ("http://www.gutenberg.org/files/84/84-0.txt", "/8/84/84-0.txt"),
+    ("https://gutenberg.org/files/1342/1342-h/1342-h.htm", "/1/3/4/1342/1342-h/1342-h.htm"),
+    ("https://www.gutenberg.org/files/5/5.txt", "/0/5/5.txt"),
+    ("https://www.gutenberg.org/ebooks/84.unknown", "/ebooks/84.unknown"),
+  ])
+  func aMirrorOfPGsTreeTakesEachFileAtItsPlaceInTheTree(www: String, path: String) throws {
+    let mirror = try #require(DownloadMirror("https://aleph.pglaf.org/"))
+    #expect(mirror.layout == .gutenbergTree)
+    #expect(mirror.rewrite(URL(string: www)!).absoluteString == "https://aleph.pglaf.org" + path)
+    // Any other mirror keeps www's paths.
+    let other = try #require(DownloadMirror("https://mirror.example/pg"))
+    #expect(other.layout == .sameAsGutenberg)
+    #expect(
+      other.rewrite(URL(string: www)!).absoluteString
+        == "https://mirror.example/pg" + URL(string: www)!.path)
+  }
+
+  /// A bulk download's default is one of PG's own mirrors, never www.
+  @Test func theBulkDefaultIsAMirrorOfPGsTree() {
+    #expect(!DownloadMirror.bulkDefault.isEmpty)
+    for mirror in DownloadMirror.bulkDefault {
+      #expect(mirror.layout == .gutenbergTree)
+      #expect(mirror.base.scheme == "https")
+      #expect(!DownloadMirror.gutenbergHosts.contains(mirror.base.host ?? ""))
+    }
+  }
 }

@@ -61,7 +61,7 @@ import Testing
       // A file as the previous release left it: migrated up to v1 only, with one favourite.
       do {
         let queue = try DatabaseQueue(path: url.path)
-        try FavoritesStore.schema.migrator().migrate(queue, upTo: "v1")
+        try FavoritesSchema.schema.migrator().migrate(queue, upTo: "v1")
         try queue.write { db in
           try db.execute(
             sql: """
@@ -89,7 +89,7 @@ import Testing
       // A file as the line-only reader left it: migrated up to v2, one position saved.
       do {
         let queue = try DatabaseQueue(path: url.path)
-        try FavoritesStore.schema.migrator().migrate(queue, upTo: "v2-library")
+        try FavoritesSchema.schema.migrator().migrate(queue, upTo: "v2-library")
         try queue.write { db in
           try db.execute(
             sql: "INSERT INTO reading_position (id, line, updated_at) VALUES (84, 345, 1000)")

@@ -22,6 +22,9 @@ import GutendexServer
 ///   `pg_catalog.csv.gz`) and feed as PG lays them out.
 /// - `GUTENBERG_MIRROR` is the loopback server, which serves the files of the books the README
 ///   downloads (84 and 1342), so `get` and `read` never reach Project Gutenberg.
+/// - the URL after `progress login` becomes a loopback kosync server's (``KOSyncDouble``), and
+///   `GUTENBERG_SMTP_URL` a loopback SMTP server's (``SMTPDouble``), so progress sync and
+///   `send --to mail:` never leave the machine; `~/KOBOeReader` exists, as a mounted e-reader.
 /// - `swift test`, `swift build` and `swift format` lines are skipped, with the reason in the
 ///   result; any other line must run `gutenberg`.
 final class DocsSandbox: Sendable {
@@ -56,12 +59,20 @@ final class DocsSandbox: Sendable {
   let server: LoopbackServer
   let serverURL: String
   let upstream: UpstreamCatalogue
+  /// The kosync server `progress login` talks to, and the SMTP server `send --to mail:` uses.
+  let syncServer: LoopbackServer
+  let syncURL: String
+  let smtp: SMTPDouble
 
   private init(
-    root: URL, server: LoopbackServer, serverURL: String, upstream: UpstreamCatalogue
+    root: URL, server: LoopbackServer, serverURL: String, upstream: UpstreamCatalogue,
+    syncServer: LoopbackServer, syncURL: String, smtp: SMTPDouble
   ) {
     self.root = root
     self.upstream = upstream
+    self.syncServer = syncServer
+    self.syncURL = syncURL
+    self.smtp = smtp
     home = root.appendingPathComponent("home", isDirectory: true)
     work = root.appendingPathComponent("work", isDirectory: true)
     data = root.appendingPathComponent("data", isDirectory: true)
@@ -82,9 +93,14 @@ final class DocsSandbox: Sendable {
       await upstream.stop()
       throw error
     }
+    // Progress sync (`progress login URL` is pointed here) and mail (GUTENBERG_SMTP_URL).
+    let syncServer = LoopbackServer(handler: KOSyncDouble())
+    let syncURL = try await syncServer.start().absoluteString
+    let smtp = try SMTPDouble()
     let sandbox = DocsSandbox(
       root: root, server: server, serverURL: url.hasSuffix("/") ? String(url.dropLast()) : url,
-      upstream: upstream)
+      upstream: upstream, syncServer: syncServer,
+      syncURL: syncURL.hasSuffix("/") ? String(syncURL.dropLast()) : syncURL, smtp: smtp)
     upstream.setFront(sandbox.serverURL)
     // The books the README downloads (`get`, `read`), served the way Project Gutenberg serves
     // them, from the loopback server (GUTENBERG_MIRROR below points the files there).
@@ -107,7 +123,11 @@ final class DocsSandbox: Sendable {
       ids: try named.map { try Book.decode(from: $0).id }, built: Date(), version: 1)
     try await site.publishCSV(
       ids: try SyncFixture.embeddedIDs(), made: Date(), version: 1)
-    for directory in [sandbox.home, sandbox.work, sandbox.data] {
+    for directory in [
+      sandbox.home, sandbox.work, sandbox.data,
+      // The e-reader's folder `send --to ~/KOBOeReader` copies into, as if mounted.
+      sandbox.home.appendingPathComponent("KOBOeReader"),
+    ] {
       try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     }
     return sandbox
@@ -118,6 +138,8 @@ final class DocsSandbox: Sendable {
 
   func stop() async {
     await server.stop()
+    await syncServer.stop()
+    smtp.stop()
     await upstream.stop()
     try? FileManager.default.removeItem(at: root)
   }
@@ -137,6 +159,7 @@ final class DocsSandbox: Sendable {
       "NO_PROXY": "127.0.0.1,localhost", "GUTENBERG_MIRROR": serverURL,
       "GUTENBERG_FEED_URL": serverURL + Self.feedPath, "GUTENBERG_FEED_MAX_AGE": "never",
       "GUTENBERG_PG_URL": serverURL, "GUTENBERG_PG_PAUSE": "0",
+      "GUTENBERG_SMTP_URL": smtp.url.absoluteString, "GUTENBERG_MAIL_FROM": "me@example.org",
     ]
   }
 
@@ -178,7 +201,17 @@ final class DocsSandbox: Sendable {
     line = line.replacing(/(--pg-url[= ])(["']?)https?:\/\/[^\s"']+(["']?)/) { match in
       "\(match.1)\(loopback)"
     }
-    for match in line.matches(of: /https?:\/\/[^\s"']+/) where !match.0.hasPrefix(loopback) {
+    // A kosync server (`progress login URL`) is the sandbox's own, and so is the SMTP server.
+    let sync = syncURL
+    line = line.replacing(/(progress login )(["']?)https?:\/\/[^\s"']+(["']?)/) { match in
+      "\(match.1)\(sync)"
+    }
+    let smtpURL = smtp.url.absoluteString
+    line = line.replacing(/\bGUTENBERG_SMTP_URL=(["']?)smtps?:\/\/[^\s"']+(["']?)/) { _ in
+      "GUTENBERG_SMTP_URL=\(smtpURL)"
+    }
+    for match in line.matches(of: /https?:\/\/[^\s"']+/)
+    where !match.0.hasPrefix(loopback) && !match.0.hasPrefix(sync) {
       return (nil, nil, "would reach \(match.0) on the internet")
     }
     guard ShellWords.split(line).segments.contains(where: { Invocation(words: $0) != nil }) else {

@@ -42,6 +42,14 @@ import Testing
     Case(variable: "GUTENBERG_INDEX", value: "{missing}", accepts: "a file that exists"),
     Case(variable: "GUTENBERG_INDEX", value: "{dir}", accepts: "a regular file"),
     Case(variable: "GUTENBERG_INDEX", value: "{fifo}", accepts: "a regular file"),
+    Case(variable: "GUTENBERG_WPM", value: "fast", accepts: "a number of words a minute"),
+    Case(variable: "GUTENBERG_WPM", value: "10", accepts: "a number of words a minute"),
+    Case(
+      variable: "GUTENBERG_SMTP_URL", value: "https://smtp.example.org",
+      accepts: "an smtp:// or smtps:// URL"),
+    Case(
+      variable: "GUTENBERG_SMTP_URL", value: "smtp.example.org", accepts: "an smtp:// or smtps://"),
+    Case(variable: "GUTENBERG_MAIL_FROM", value: "me at example.org", accepts: "a mail address"),
   ]
 
   @Test(arguments: cases)

@@ -158,6 +158,26 @@ struct FeedFaultTests {
     #expect(!sync.err.contains("not a readable"), "\(sync)")
   }
 
+  /// The same for libbz2, which decompresses the feed's blocks (opened first: libarchive
+  /// needs it too, so the line names it rather than libarchive).
+  @Test func aLibbz2ThatCannotBeLoaded() async throws {
+    let folder = FileManager.default.temporaryDirectory
+      .appendingPathComponent("no-libbz2-\(UUID().uuidString)", isDirectory: true)
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    try Data("not a shared library\n".utf8).write(
+      to: folder.appendingPathComponent("libbz2.so.1.0"))
+    let sync = try await expectRefused(
+      "no libbz2", status: 69, environment: ["LD_LIBRARY_PATH": folder.path]
+    ) { servers, root in
+      servers.feed.serve(
+        ServedFile(content: .file(try Self.feedFile(in: root))), at: "/rdf-files.tar.bz2")
+    }
+    #expect(sync.err.contains("cannot load libbz2.so.1.0 ("), "\(sync)")
+    #expect(sync.err.contains("install libbz2-1.0 (apt-get install libbz2-1.0)"), "\(sync)")
+    #expect(!sync.err.contains("not a readable"), "\(sync)")
+  }
+
   @Test func aMissingFeed() async throws {
     try await expectRefused("404") { _, _ in }
   }

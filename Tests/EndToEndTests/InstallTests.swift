@@ -58,6 +58,24 @@ struct InstallTests {
     #expect(offline.err.contains(prefix.path + "/share/gutenberg"), "\(offline)")
   }
 
+  /// What `make install` builds (issue 36: the figures are measured on it): a release build with
+  /// the Swift runtime linked in, at a fixed address unless `PIE=yes` (the loader then has none
+  /// of the runtime's relocations to apply at each start). Read from `make -n`, which builds
+  /// nothing.
+  @Test func makeInstallBuildsAStaticRuntimeAtAFixedAddress() async throws {
+    func planned(_ arguments: [String]) async throws -> String {
+      let child = try await SystemTool.run(
+        "make", ["-n", "-s", "-C", Gutenberg.packageRoot.path, "build"] + arguments)
+      return String(decoding: child.stdout, as: UTF8.self)
+    }
+    let build = try await planned([])
+    #expect(build.contains("build -c release --static-swift-stdlib"), "\(build)")
+    #expect(build.contains("-Xswiftc -Xclang-linker -Xswiftc -no-pie"), "\(build)")
+    #expect(build.contains("--product gutenberg"), "\(build)")
+    let pie = try await planned(["PIE=yes"])
+    #expect(pie.contains("--static-swift-stdlib") && !pie.contains("no-pie"), "\(pie)")
+  }
+
   /// `GUTENBERG_INDEX` names the file itself, wherever it is.
   @Test func gutenbergIndexNamesTheCatalogue() async throws {
     var app = try Gutenberg()

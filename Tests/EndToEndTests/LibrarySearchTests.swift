@@ -190,4 +190,45 @@ struct LibrarySearchTests {
       "\(run)")
     #expect(run.errLines.contains("no match for \"nowhere at all\" in 2 texts"), "\(run)")
   }
+
+  /// Issue 36: a text's body and chapters are worked out when it is downloaded and kept with
+  /// the library, so a search reads no table of contents: changed in the store behind the
+  /// program's back, the search shows the change. Kept contents of another size of file are
+  /// not used, and without any the search works them out itself and prints the same.
+  @Test func aTextsChaptersAreKeptWithTheLibraryAndUsedByTheSearch() async throws {
+    let book = Self.book()
+    let app = try await Self.library()
+    defer { app.cleanUp() }
+    let store = app.dataDirectory.appendingPathComponent("favorites.sqlite").path
+    let kept = try StoreRows.fetch(
+      store, "SELECT id, format, size, body_start FROM download_contents ORDER BY id")
+    #expect(kept.map { $0["id"] ?? nil } == ["84", "1342"], "\(kept)")
+    let files = try StoreRows.fetch(store, "SELECT id, size FROM download ORDER BY id")
+    #expect(kept.map { $0["size"] ?? nil } == files.map { $0["size"] ?? nil }, "\(kept) \(files)")
+    #expect(kept.first?["body_start"] != "0", "the PG header is outside the body: \(kept)")
+
+    let search = ["library", "search", "zephyrine"]
+    let first = try await app.run(search)
+    #expect(first.status == 0, "\(first)")
+    #expect(Self.rows(first).map { $0[2] } == ["Chapter 2"], "\(first)")
+    #expect(Self.rows(first).map { $0[3] } == [String(book.offset)], "\(first)")
+
+    // One chapter, "Kept", from the start: what the search shows is what the library keeps.
+    let title = Array("Kept".utf8).map { String(format: "%02x", $0) }.joined()
+    try StoreRows.execute(
+      store,
+      "UPDATE download_contents SET chapters = X'000000000000000004000000\(title)' WHERE id = 84")
+    let changed = try await app.run(search)
+    #expect(Self.rows(changed).map { $0[2] } == ["Kept"], "\(changed)")
+
+    // Kept for a file of another size: not this file's, so worked out again.
+    try StoreRows.execute(store, "UPDATE download_contents SET size = size + 1 WHERE id = 84")
+    let stale = try await app.run(search)
+    #expect(stale.out == first.out, "\(stale)")
+
+    try StoreRows.execute(store, "DELETE FROM download_contents")
+    let none = try await app.run(search)
+    #expect(none.out == first.out, "\(none)")
+    #expect(none.status == 0, "\(none)")
+  }
 }

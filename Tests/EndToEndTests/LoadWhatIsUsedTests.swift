@@ -1,12 +1,13 @@
 import Foundation
+import GutendexServer
 import TestTraits
 import Testing
 
 @testable import TestSupport
 
-/// A command loads and touches only what it uses. libcurl, libedit, libarchive and libxml2 are
-/// opened on first use, not linked: a command that needs none never maps them (nor the
-/// libraries they depend on), and a libcurl that cannot be loaded is one line on the first
+/// A command loads and touches only what it uses. libcurl, libedit, libarchive, libbz2 and
+/// libxml2 are opened on first use, not linked: a command that needs none never maps them (nor
+/// the libraries they depend on), and a libcurl that cannot be loaded is one line on the first
 /// request while everything local still works. A read that asks no server opens no store for
 /// writing and syncs nothing. Checked from outside the process: `strace` sees every file the
 /// binary (and the dynamic loader before it) opens, and every sync.
@@ -43,7 +44,7 @@ struct LoadWhatIsUsedTests {
   }
 
   /// The libraries loaded on first use, and the ones only they bring in (ICU for libxml2).
-  static let onFirstUse = ["libcurl", "libedit", "libarchive", "libxml2", "libicu"]
+  static let onFirstUse = ["libcurl", "libedit", "libarchive", "libbz2", "libxml2", "libicu"]
 
   /// A folder holding a `libcurl.so.4` that is not a library: first on `LD_LIBRARY_PATH`, it is
   /// what the dynamic loader finds, so loading libcurl fails as on a machine without it.
@@ -96,6 +97,30 @@ struct LoadWhatIsUsedTests {
     #expect(run.status == 0, "\(run)")
     #expect(run.outLines.count == 32, "\(run)")
     #expect(trace.opened.filter { $0.hasSuffix("libcurl.so.4") }.count == 1, "\(trace.opened)")
+  }
+
+  /// The feed is what opens libbz2, libarchive and libxml2 (each once), with libcurl.
+  @Test func aFeedSyncOpensTheFeedsLibrariesOnce() async throws {
+    let server = try await TestServer.start()
+    let app = try Gutenberg()
+    defer { app.cleanUp() }
+    let feed = app.root.appendingPathComponent("rdf-files.tar.bz2")
+    let books = try FixtureFiles.data("books.jsonl").split(separator: 0x0A).prefix(5)
+    try FeedGenerator.writeFeed(books: books.map { Data($0) }, to: feed.path)
+    server.server.serve(ServedFile(content: .file(feed)), at: "/rdf-files.tar.bz2")
+    let (run, trace) = try await Self.traced(
+      app,
+      [
+        "sync", "--feed", "--server", server.url.absoluteString, "--feed-url",
+        server.url.appendingPathComponent("rdf-files.tar.bz2").absoluteString,
+      ])
+    await server.stop()
+
+    #expect(run.status == 0, "\(run)")
+    for library in ["libbz2.so.1.0", "libarchive.so.13", "libxml2.so", "libcurl.so.4"] {
+      let opened = trace.opened.filter { ($0 as NSString).lastPathComponent.hasPrefix(library) }
+      #expect(opened.count == 1, "\(library): \(trace.opened)")
+    }
   }
 
   @Test func versionAndHelpOpenNoStoreAndNoCatalogue() async throws {

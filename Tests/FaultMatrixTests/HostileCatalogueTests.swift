@@ -26,7 +26,22 @@ struct HostileCatalogueTests {
       try HostilePages.book(90102) { $0["download_count"] = 1 << 31 },
       try HostilePages.book(90101, author(birth: 1 << 62)),
       try HostilePages.book(1 << 31),
+      // Numbers no 64-bit integer holds: a year of 26 digits, a count of 1e400.
+      try Self.writing("99999999999999999999999999", for: 123_456_789) {
+        try HostilePages.book(90106, author(birth: 123_456_789))
+      },
+      try Self.writing("1e400", for: 987_654_321) {
+        try HostilePages.book(90107) { $0["download_count"] = 987_654_321 }
+      },
     ]
+  }
+
+  /// The book `make` gives, with the number `marker` written as `literal`.
+  static func writing(_ literal: String, for marker: Int, _ make: () throws -> Data) rethrows
+    -> Data
+  {
+    let text = String(decoding: try make(), as: UTF8.self)
+    return Data(text.replacingOccurrences(of: String(marker), with: literal).utf8)
   }
 
   @Test func aSyncSkipsBooksOutOfRangeByIDAndFieldAndCutsLongLists() async throws {
@@ -42,17 +57,21 @@ struct HostileCatalogueTests {
         "book 90102 (download_count 2147483648 is out of range",
         "book 90103 (authors[0].birth_year 1099511627776 is out of range",
         "book 2147483648 (id 2147483648 is out of range",
+        "book 90106 (authors[0].birth_year of more than 18 digits is out of range",
+        "book 90107 (download_count of more than 18 digits is out of range",
         "cut to what the index holds: book 90104 (65536 subjects, 65535 kept)",
       ] {
         #expect(note.contains(named), "\(named): \(sync)")
       }
+      // Each book is named once.
+      #expect(note.components(separatedBy: "book 90101 (").count == 2, "\(sync)")
       // The books that fit are in the catalogue; those that do not, are not.
       let sound = try await app.run(["show", "90105", "--source", "local"])
       #expect(sound.status == 0, "\(sound)")
       let cut = try await app.run(["show", "90104", "--json", "--source", "local"])
       let object = try JSONSerialization.jsonObject(with: cut.stdout) as? [String: Any]
       #expect((object?["subjects"] as? [Any])?.count == 65_535, "\(cut.err)")
-      for skipped in [90101, 90102, 90103] {
+      for skipped in [90101, 90102, 90103, 90106, 90107] {
         let show = try await app.run(["show", "\(skipped)", "--source", "local"])
         #expect(show.status != 0 && show.errLines.count == 1, "\(show)")
       }

@@ -4,9 +4,9 @@ import Testing
 
 @testable import TestSupport
 
-/// Commands that only read (`list`, `show`, `status`, `favorites list`) open the favourites
-/// file read-only: they change nothing in it, and a write transaction held by another process
-/// does not hold them up.
+/// Commands that only read (`list`, `show`, `status`, `favorites list`, `bookmarks`, `library`)
+/// open the favourites file read-only: they change nothing in the data directory, and a write
+/// transaction held by another process does not hold them up.
 @Suite(.serialized, .ownThread)
 struct ReadOnlyCommandTests {
   static let reads = [
@@ -83,6 +83,61 @@ struct ReadOnlyCommandTests {
       lock.unlock()
       #expect(Self.snapshot(app.dataDirectory) == before, "a listing wrote under the lock")
       try await holdings.expectIntact("listings")
+    }
+  }
+
+  /// The names of the files of `directory` whose bytes or modification time differ between
+  /// two snapshots, or that one of them lacks.
+  static func changes(_ before: [String: String], _ after: [String: String]) -> [String] {
+    Set(before.keys).union(after.keys).filter { before[$0] != after[$0] }.sorted()
+  }
+
+  /// Issue 36: each read leaves every file of the data directory byte for byte as it was, its
+  /// modification time too (no checkpoint, no vacuum, no schema touch, no WAL made or changed,
+  /// no file made and removed), whatever it reads: the local catalogue, the cache offline, a
+  /// server that cannot be reached, or one that answers. What a server sends a listing or a
+  /// book's details is kept as the browser keeps it (the page in the page cache, the books in
+  /// the local catalogue's pending list), and nothing else changes.
+  @Test func everyReadLeavesEveryFileOfTheDataDirectoryAsItWas() async throws {
+    try await Holdings.with { holdings in
+      let app = holdings.app
+      let live = ["--server", holdings.url.absoluteString]
+      let down = ["--server", "http://127.0.0.1:9"]
+      // Pages in the cache, for the reads that fall back on it.
+      let fill = try await app.run(["list"] + live)
+      try #require(fill.status == 0, "\(fill)")
+      let reads: [[String]] = [
+        ["library"], ["library", "--json"], ["library", "list"],
+        ["library", "search", "Frankenstein"],
+        ["list", "--source", "local"], ["list", "--search", "frankenstein", "--source", "local"],
+        ["list", "--offline"] + live, ["list"] + down, ["list", "--json"] + down,
+        ["show", "84", "--source", "local"], ["show", "84", "--offline"], ["show", "84"] + down,
+        ["status"] + live, ["status", "--json"] + down, ["status", "--source", "local"],
+        ["favorites"], ["favorites", "list"] + live, ["favorites", "list", "--json"] + down,
+        ["favorites", "list", "--order", "title"], ["bookmarks"], ["bookmarks", "84", "--json"],
+        ["bookmarks", "84"] + live,
+      ]
+      for arguments in reads {
+        let before = Self.snapshot(app.dataDirectory)
+        let run = try await app.run(arguments)
+        #expect(run.status == 0, "\(arguments): \(run)")
+        let changed = Self.changes(before, Self.snapshot(app.dataDirectory))
+        #expect(changed.isEmpty, "\(arguments) changed \(changed)")
+      }
+      // What a server sent is kept, and only that: the same check can fail.
+      let kept = ["cache", "cache/pages.sqlite", "catalogue/pending.jsonl", "catalogue/sync.lock"]
+      for (arguments, expected) in [
+        (["list", "--page", "2"] + live, "cache/pages.sqlite"),
+        (["show", "1342"] + live, "catalogue/pending.jsonl"),
+      ] {
+        let before = Self.snapshot(app.dataDirectory)
+        let run = try await app.run(arguments)
+        #expect(run.status == 0, "\(arguments): \(run)")
+        let changed = Self.changes(before, Self.snapshot(app.dataDirectory))
+        #expect(changed.contains(expected), "\(arguments) changed \(changed)")
+        #expect(changed.allSatisfy(kept.contains), "\(arguments) changed \(changed)")
+      }
+      try await holdings.expectIntact("reads")
     }
   }
 

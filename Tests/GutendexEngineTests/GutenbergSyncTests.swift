@@ -100,4 +100,27 @@ struct GutenbergSyncTests {
     #expect(try directory.files.readState()?.gutenberg == nil, "validators kept for a bad file")
     await site.stop()
   }
+  /// A catalogue list that is missing or is not PG's (a 404, an HTML page where the gzip file
+  /// should be) on a first sync: bad data in one note naming the file, no crash, and the
+  /// list's own request counted under its source.
+  @Test(arguments: ["missing", "not gzip"])
+  func aCatalogueListThatIsMissingOrNotPGsIsOneNote(fault: String) async throws {
+    let directory = Directory()
+    defer { directory.cleanUp() }
+    let site = try await GutenbergSiteFixture(
+      directory: directory.url.appendingPathComponent("site"))
+    site.publishRSS(ids: [], built: Date(), version: 1)
+    if fault == "not gzip" {
+      site.server.serve(
+        ServedFile(content: .bytes(Data("<html>maintenance</html>".utf8))),
+        at: "/cache/epub/feeds/pg_catalog.csv.gz")
+    }
+    let outcome = await Self.sync(site, directory).run(holdings: [])
+    #expect(outcome.run.cause == .badData, "\(outcome.run)")
+    #expect(outcome.run.note?.contains("pg_catalog.csv.gz") == true, "\(outcome.run)")
+    #expect(site.requests.contains("/cache/epub/feeds/pg_catalog.csv.gz"), "\(site.requests)")
+    let csv = outcome.run.sources?.first { $0.source == .csv }
+    #expect(csv?.requests == 1, "\(outcome.run.sources)")
+    await site.stop()
+  }
 }

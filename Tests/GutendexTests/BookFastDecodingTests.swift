@@ -67,7 +67,7 @@ import Testing
 
   @Test(arguments: [
     // Numbers that are not plain integers where integers are expected.
-    #"{"id":1.0}"#, #"{"id":-0}"#, #"{"id":1e2}"#, #"{"id":9223372036854775808}"#,
+    #"{"id":1.0}"#, #"{"id":-0}"#, #"{"id":1e2}"#,
     #"{"id":1,"download_count":"5"}"#, #"{"id":1,"authors":[{"birth_year":1.5}]}"#,
     // Missing or null id, wrong types, repeated known keys.
     #"{"title":"x"}"#, #"{"id":null}"#, #"{"id":1,"title":5}"#, #"{"id":1,"id":2}"#,

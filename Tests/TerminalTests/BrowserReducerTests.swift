@@ -319,7 +319,8 @@ import Testing
   @Test func everyCommandOfTheTableDoesSomething() throws {
     let parser = PromptParser()
     let lines = [
-      "", "n", "p", "g 2", "3", "links 2", "f 2", "d 2", "read 2", "grep whale", "/ whale", "'",
+      "", "n", "p", "g 2", "3", "links 2", "f 2", "d 2", "read 2", "send 2 /media/KOBOeReader",
+      "grep whale", "/ whale", "'",
       "lang fr", "topic sea", "years 1800 1900", "copyright no", "sort ascending", "reset", "r",
       "F", "export", "import x.json", "offline on", "s", "sync", "new", "b", "?", "q",
     ]

@@ -279,6 +279,26 @@ enum ProductionCaptures {
     return String(capture.screen.out.dropFirst(before))
   }
 
+  /// The reader in a window of `width`×`height`, where it takes keys without Enter: the first
+  /// page, then Space, as the window shows them (its last `height` rows, the `:` prompt last).
+  static func readerWindow(width: Int, height: Int) async throws -> String {
+    let capture = try CaptureApp(width: width, height: height)
+    try await capture.attachBookActions()
+    guard let app = capture.app else { throw CaptureFailure("no app") }
+    let screen = capture.screen
+    let keys = ScriptedKeys(ScriptedKeys.keys(" "), screen: { screen.out })
+    let pager = Pager(
+      text: BookText(data: try FixtureFiles.data("pg84-sample.txt")),
+      title: "Frankenstein; Or, The Modern Prometheus", width: width, height: height - 2)
+    let session = ReaderSession(
+      pager: pager, id: 84, service: app.service, output: screen.output(),
+      input: OneShotOutputTests.Lines([]), keys: keys)
+    _ = await session.run()
+    let shown = ScriptedKeys.asShown(keys.last.withLock { $0 })
+    return shown.split(separator: "\n", omittingEmptySubsequences: false).suffix(height)
+      .joined(separator: "\n") + "\n"
+  }
+
   /// `grep petersburgh` at the prompt over a library holding the sample text (at a fixed
   /// path, so the capture is the same on every run): the book, then each match under it with
   /// its chapter, the `read` command that opens the reader there and the line, match marked.
@@ -336,8 +356,12 @@ enum ProductionCaptures {
       ("library", render(SampleScreens.library(), width: 100)),
       ("reader", render(try SampleScreens.reader(), width: 80)),
       ("reader-toc", render(try SampleScreens.readerContents(), width: 80)),
+      ("reader-80x24", try await readerWindow(width: 80, height: 24)),
+      ("reader-60x20", try await readerWindow(width: 60, height: 20)),
       ("bookmarks", try await bookmarks()),
       ("library-search", try await librarySearch()),
+      ("progress-status", try await ProgressCaptures.status()),
+      ("reader-offer", try await ProgressCaptures.offer()),
     ]
   }
 

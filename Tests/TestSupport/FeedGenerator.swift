@@ -1,4 +1,3 @@
-import CArchive
 import Foundation
 
 /// Writes Project Gutenberg's feed (`rdf-files.tar.bz2`: `cache/epub/<id>/pg<id>.rdf` in
@@ -217,35 +216,12 @@ public enum FeedGenerator {
   public static func writeArchive(
     count: Int, record: (Int) throws -> (Int, Data), to path: String
   ) throws {
-    if let reason = gb_archive_load() { throw HarnessFailure(description: String(cString: reason)) }
-    guard let archive = gb_archive_write_new() else {
-      throw HarnessFailure(description: "libarchive could not start")
-    }
-    defer { gb_archive_write_free(archive) }
-    gb_archive_write_add_filter_bzip2(archive)
-    gb_archive_write_set_format_ustar(archive)
-    guard gb_archive_write_open_filename(archive, path) == ARCHIVE_OK else {
-      throw HarnessFailure(description: "cannot write \(path)")
-    }
-    let entry = gb_archive_entry_new()
-    defer { gb_archive_entry_free(entry) }
+    let writer = try FeedArchiveWriter(path: path)
     for number in 0..<count {
       let (id, bytes) = try record(number)
-      gb_archive_entry_clear(entry)
-      gb_archive_entry_set_pathname(entry, "cache/epub/\(id)/pg\(id).rdf")
-      gb_entry_set_regular_file(entry, 0o644)
-      gb_archive_entry_set_size(entry, la_int64_t(bytes.count))
-      guard gb_archive_write_header(archive, entry) == ARCHIVE_OK,
-        bytes.withUnsafeBytes({ gb_archive_write_data(archive, $0.baseAddress, $0.count) })
-          == bytes.count
-      else {
-        let reason = gb_archive_error_string(archive).map { String(cString: $0) } ?? "?"
-        throw HarnessFailure(description: "cannot write \(path): \(reason)")
-      }
+      try writer.add(id: id, bytes)
     }
-    guard gb_archive_write_close(archive) == ARCHIVE_OK else {
-      throw HarnessFailure(description: "cannot finish \(path)")
-    }
+    try writer.close()
   }
 
   /// The feed of `books` (server-shaped JSON objects) plus `extra` hand-written records.

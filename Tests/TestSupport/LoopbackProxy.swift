@@ -25,6 +25,8 @@ public final class LoopbackProxy: Sendable {
   public let port: UInt16
   /// Answers every request, CONNECT or not, with 407 Proxy Authentication Required.
   private let demandsLogin: Bool
+  /// Hosts served by a loopback port instead of refused (`aleph.pglaf.org` → a test server).
+  private let routes: [String: UInt16]
   private let state = Mutex(State())
   private let stopping = Atomic<Bool>(false)
 
@@ -36,8 +38,11 @@ public final class LoopbackProxy: Sendable {
 
   /// Listens on a free port of 127.0.0.1 and starts accepting; with `demandsLogin`, answers
   /// every request with 407, as a proxy does to a client that gave no credentials.
-  public init(demandsLogin: Bool = false) throws {
+  /// `routes` names hosts whose requests go to a port of 127.0.0.1 instead of being refused,
+  /// so a client's requests to a public host are answered on this machine.
+  public init(demandsLogin: Bool = false, routes: [String: UInt16] = [:]) throws {
     self.demandsLogin = demandsLogin
+    self.routes = Dictionary(uniqueKeysWithValues: routes.map { ($0.key.lowercased(), $0.value) })
     listener = try LoopbackSocket.listen()
     do {
       port = try LoopbackSocket.localPort(listener)
@@ -111,11 +116,16 @@ public final class LoopbackProxy: Sendable {
       }
     }
     guard let destination else { return answer(client, 400, "Bad Request") }
-    guard ["127.0.0.1", "localhost"].contains(destination.host.lowercased()) else {
+    let port: UInt16
+    if let routed = routes[destination.host.lowercased()] {
+      port = routed
+    } else if ["127.0.0.1", "localhost"].contains(destination.host.lowercased()) {
+      port = destination.port
+    } else {
       state.withLock { $0.refused.append(requestLine) }
       return answer(client, 403, "Forbidden")
     }
-    guard let upstream = try? LoopbackSocket.connect(port: destination.port) else {
+    guard let upstream = try? LoopbackSocket.connect(port: port) else {
       return answer(client, 502, "Bad Gateway")
     }
     defer { close(upstream) }

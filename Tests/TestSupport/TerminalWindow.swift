@@ -8,13 +8,16 @@ struct TerminalWindow {
   let app: Gutenberg
 
   /// Starts `gutenberg arguments` in a `columns`×`rows` window, with ``Gutenberg``'s environment
-  /// (less `COLUMNS`, so the window's own width is used).
-  init(_ app: Gutenberg, _ arguments: [String], columns: Int, rows: Int) async throws {
+  /// (less `COLUMNS`, so the window's own width is used) and `TERM` set to `term`.
+  init(
+    _ app: Gutenberg, _ arguments: [String], columns: Int, rows: Int,
+    term: String = "xterm-256color"
+  ) async throws {
     self.app = app
     socket = app.root.appendingPathComponent("tmux-\(UUID().uuidString.prefix(8))").path
     var environment = app.environment
     environment["COLUMNS"] = nil
-    environment["TERM"] = "xterm-256color"
+    environment["TERM"] = term
     let assignments = environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
     let command =
       ["cd", Self.quoted(app.root.path), "&&", "env", "-i"]

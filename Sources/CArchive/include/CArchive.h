@@ -45,7 +45,8 @@ void gb_archive_entry_set_size(struct archive_entry *entry, la_int64_t size);
 
 /// archive_set_error is variadic, which Swift cannot call: the read callback's failure text.
 void gb_archive_set_error_string(struct archive *archive, const char *text);
-/// AE_IFREG is a macro with a cast, which Swift does not import.
+/// Whether the entry is a regular file with data of its own: not a hard link, which libarchive
+/// reports as a regular file (AE_IFREG is also a macro with a cast, which Swift does not import).
 int gb_entry_is_regular_file(struct archive_entry *entry);
 /// The same for writing an entry's type (the tests' feed generator).
 void gb_entry_set_regular_file(struct archive_entry *entry, int permissions);

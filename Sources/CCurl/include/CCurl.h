@@ -24,6 +24,8 @@ CURLcode gb_curl_global_init(long flags);
 CURL *gb_curl_easy_init(void);
 void gb_curl_easy_cleanup(CURL *handle);
 CURLcode gb_curl_easy_pause(CURL *handle, int bitmask);
+// Blocking: only `send --to mail:` calls it, on a thread of its own (SMTP is one upload).
+CURLcode gb_curl_easy_perform(CURL *handle);
 const char *gb_curl_easy_strerror(CURLcode code);
 CURLM *gb_curl_multi_init(void);
 CURLMcode gb_curl_multi_add_handle(CURLM *multi, CURL *handle);

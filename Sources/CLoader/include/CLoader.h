@@ -1,4 +1,4 @@
-// The loader the four C shims (CCurl, CEditLine, CArchive, CLibXML2) share: each library is
+// The loader the C shims (CCurl, CEditLine, CArchive, CBzip2, CLibXML2) share: each library is
 // opened with dlopen on first use, not linked, so a command that does not use it never maps it
 // nor the libraries it pulls in. Here once: opening it, the thread-safe first use, resolving its
 // functions, and the one-line failure that names the apt package. Only C shims include this.

@@ -33,13 +33,24 @@ extension CatalogService {
     }
   }
 
-  /// Records a finished download, replacing an earlier one of the same book and format.
+  /// Records a finished download, replacing an earlier one of the same book and format, with
+  /// the contents the front works out for it (``libraryContents``), worked out here off the
+  /// caller's actor.
   public func recordDownload(_ entry: LibraryEntry) async throws(CatalogError) {
     let library = self.library
+    let contents = self.libraryContents
     try await StoreWork.run(on: library.busyWait) { () throws(StoreError) in
-      try library.record(entry)
+      try library.record(entry, contents: contents?(entry))
     }
     await settleChanges()
+  }
+
+  /// The contents kept with the downloads, for `library search`.
+  public func downloadContents() async throws(CatalogError) -> [LibraryContents] {
+    let library = self.library
+    return try await StoreWork.run(on: library.busyWait) { () throws(StoreError) in
+      try library.contents()
+    }
   }
 
   /// Removes book `id` from the library and returns its rows (the caller deletes the files).

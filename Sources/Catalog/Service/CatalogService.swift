@@ -45,6 +45,9 @@ public final class CatalogService: Sendable {
   let feed: StoreFeed
   /// True while a background probe of a server that failed recently is under way.
   let retryingServer = Atomic<Bool>(false)
+  /// What the front works out of a download's file to keep with it in the library (its body
+  /// and chapters, for `library search`), when the download is recorded; nil keeps none.
+  let libraryContents: (@Sendable (LibraryEntry) -> LibraryContents?)?
   /// How often another process's commits are looked for while someone observes.
   public static let changePollInterval: Duration = .milliseconds(100)
 
@@ -53,8 +56,10 @@ public final class CatalogService: Sendable {
     client: GutendexClient, favorites: FavoritesStore, cache: PageCache?,
     local: LocalCatalogue? = nil, mode: Mode = .automatic, log: RequestLog = RequestLog(),
     cacheProblem: StoreError? = nil, now: @escaping @Sendable () -> Date = { Date() },
-    clock: any Clock<Duration> = ContinuousClock()
+    clock: any Clock<Duration> = ContinuousClock(),
+    libraryContents: (@Sendable (LibraryEntry) -> LibraryContents?)? = nil
   ) {
+    self.libraryContents = libraryContents
     var client = client
     let previous = client.observer
     client.observer = { event in
@@ -85,29 +90,37 @@ public final class CatalogService: Sendable {
   /// wait for another process's lock): the favourites database must open, or this throws; the
   /// page cache is disposable, so when it cannot open the service browses without it and
   /// ``cacheProblem`` says why. `readsOnly` opens the favourites to read only;
-  /// `cacheReadsOnly` the page cache, for a command that asks no server (so stores no page).
+  /// `cacheReadsOnly` the page cache, for a command that asks no server (so stores no page);
+  /// `cacheWritesOnDemand` opens it to read until a page is stored (a listing, which writes
+  /// only what a server answered); without `opensCache` (a command that never looks at it) it
+  /// is not opened at all.
   public static func open(
     client: GutendexClient, location: StoreLocation, local: LocalCatalogue? = nil,
-    mode: Mode = .automatic, readsOnly: Bool = false, cacheReadsOnly: Bool = false
+    mode: Mode = .automatic, readsOnly: Bool = false, cacheReadsOnly: Bool = false,
+    cacheWritesOnDemand: Bool = false, opensCache: Bool = true,
+    libraryContents: (@Sendable (LibraryEntry) -> LibraryContents?)? = nil
   ) async throws(CatalogError) -> CatalogService {
     // One lock wait for the service's files: Ctrl-C stops every wait of this service.
     let busyWait = BusyWait()
     let (favorites, cache) = try await StoreWork.run(on: busyWait) {
-      () throws(StoreError) -> (FavoritesStore, Result<PageCache, StoreError>) in
+      () throws(StoreError) -> (FavoritesStore, Result<PageCache, StoreError>?) in
       let favorites = try FavoritesStore(
         location: location, busyWait: busyWait, readsOnly: readsOnly)
+      guard opensCache else { return (favorites, nil) }
       return (
         favorites,
         Result { () throws(StoreError) in
-          try PageCache(location: location, busyWait: busyWait, readsOnly: cacheReadsOnly)
+          try PageCache(
+            location: location, busyWait: busyWait, readsOnly: cacheReadsOnly,
+            writesOnDemand: cacheWritesOnDemand)
         }
       )
     }
     var problem: StoreError?
-    if case .failure(let error) = cache { problem = error }
+    if case .failure(let error)? = cache { problem = error }
     return CatalogService(
-      client: client, favorites: favorites, cache: try? cache.get(), local: local, mode: mode,
-      cacheProblem: problem)
+      client: client, favorites: favorites, cache: try? cache?.get(), local: local, mode: mode,
+      cacheProblem: problem, libraryContents: libraryContents)
   }
 
   /// True when the favourites file (or the data directory) cannot be written: everything that

@@ -51,68 +51,34 @@ struct FavoritesImport {
   static func forEachItem(_ bytes: [UInt8], source: String, _ body: (Item) throws -> Void)
     throws
   {
+    try forEachItem(in: try WholeImportDocument(bytes, source: source), source: source, body)
+  }
+
+  /// ``forEachItem(_:source:_:)`` over a document however it is held (whole in memory, or in
+  /// a file read a piece at a time): the same checks in the same order, the same errors.
+  static func forEachItem(
+    in document: some ImportDocument, source: String, _ body: (Item) throws -> Void
+  ) throws {
     func invalid(_ location: String, _ reason: String) -> StoreError {
       .invalidImport(source: source, location: location, reason: reason)
     }
-    func syntax(_ error: JSONParseError) -> StoreError {
-      invalid(
-        JSONParser.lineAndColumn(of: error.offset, in: bytes), "not valid JSON: \(error.reason)")
-    }
-    var parser = JSONParser(bytes, options: JSONParser.Options(skipsByteOrderMark: true))
-    // The first pass checks all of the syntax and finds the top level's members.
-    var members: [String: Range<Int>] = [:]
-    let root: UInt8?
-    do throws(JSONParseError) {
-      root = parser.peek()
-      guard root != nil else {
-        throw JSONParseError(offset: parser.position, reason: "no JSON value (the input is empty)")
-      }
-      var walk = parser
-      if root == UInt8(ascii: "{") {
-        try walk.readObject { key, walk throws(JSONParseError) in
-          let range = try walk.skipValue()
-          // The first member of a name counts, as a parsed object's subscript has it.
-          if members[key] == nil { members[key] = range }
-        }
-      } else {
-        try walk.skipValue()
-      }
-      try walk.finish()
-    } catch {
-      throw syntax(error)
-    }
-    /// The ranges of the elements of the array at `range` (already checked).
-    func elements(at range: Range<Int>) -> [Range<Int>] {
-      var ranges: [Range<Int>] = []
-      var walk = parser.parser(at: range.lowerBound)
-      try? walk.readArray { walk throws(JSONParseError) in
-        ranges.append(try walk.skipValueUnchecked())
-      }
-      return ranges
-    }
-    func value(at range: Range<Int>) throws(StoreError) -> StoreJSON {
-      var walk = parser.parser(at: range.lowerBound)
-      do throws(JSONParseError) {
-        return try StoreJSON.read(&walk)
-      } catch {
-        throw syntax(error)
-      }
-    }
-    switch root {
+    let root = document.root
+    switch root.first {
     case UInt8(ascii: "["):
-      for (index, range) in elements(at: parser.position..<bytes.count).enumerated() {
-        try body(try item(value(at: range), path: "[\(index)]", addedAt: nil, source: source))
+      for (index, element) in try document.elements(of: root).enumerated() {
+        try body(
+          try item(document.value(of: element), path: "[\(index)]", addedAt: nil, source: source))
       }
-    case UInt8(ascii: "{") where members["format"] != nil:
-      guard case .string(Self.format) = try value(at: members["format"]!) else {
+    case UInt8(ascii: "{") where document.member("format") != nil:
+      guard case .string(Self.format) = try document.value(of: document.member("format")!) else {
         throw invalid("format", "expected \"\(Self.format)\"")
       }
-      guard let versionRange = members["version"] else {
+      guard let versionValue = document.member("version") else {
         throw invalid(
           "version",
           "missing (this program reads versions \(Self.plainVersion) and \(Self.version))")
       }
-      let version = try value(at: versionRange)
+      let version = try document.value(of: versionValue)
       guard case .number(let text) = version else {
         throw invalid("version", "expected a number, found \(version.kind)")
       }
@@ -122,19 +88,21 @@ struct FavoritesImport {
           "unsupported version \(text) (this program reads versions \(Self.plainVersion) "
             + "and \(Self.version))")
       }
-      guard let favorites = members["favorites"], bytes[favorites.lowerBound] == UInt8(ascii: "[")
+      guard let favorites = document.member("favorites"), favorites.first == UInt8(ascii: "[")
       else {
         throw invalid("favorites", "expected an array of favourites")
       }
-      let entries = elements(at: favorites)
-      if let countRange = members["count"] {
-        guard case .number(let text) = try value(at: countRange), Int(text) == entries.count else {
+      let entries = try document.elements(of: favorites)
+      if let countValue = document.member("count") {
+        guard case .number(let text) = try document.value(of: countValue),
+          Int(text) == entries.count
+        else {
           throw invalid("count", "does not match the \(entries.count) favourites in the document")
         }
       }
-      for (index, range) in entries.enumerated() {
+      for (index, element) in entries.enumerated() {
         let path = "favorites[\(index)]"
-        let entry = try value(at: range)
+        let entry = try document.value(of: element)
         guard case .object = entry else {
           throw invalid(path, "expected an object, found \(entry.kind)")
         }
@@ -149,16 +117,17 @@ struct FavoritesImport {
         try Self.readReading(entry, into: &item, path: path, source: source)
         try body(item)
       }
-    case UInt8(ascii: "{") where members["results"] != nil:
-      guard let results = members["results"], bytes[results.lowerBound] == UInt8(ascii: "[") else {
+    case UInt8(ascii: "{") where document.member("results") != nil:
+      guard let results = document.member("results"), results.first == UInt8(ascii: "[") else {
         throw invalid("results", "expected an array of books")
       }
-      for (index, range) in elements(at: results).enumerated() {
+      for (index, element) in try document.elements(of: results).enumerated() {
         try body(
-          try item(value(at: range), path: "results[\(index)]", addedAt: nil, source: source))
+          try item(
+            document.value(of: element), path: "results[\(index)]", addedAt: nil, source: source))
       }
     default:
-      let kind = (try? value(at: parser.position..<bytes.count).kind) ?? "a value"
+      let kind = (try? document.value(of: root).kind) ?? "a value"
       throw invalid(
         "top level",
         "expected a \(Self.format) document, a Gutendex page or an array of books, "

@@ -115,32 +115,86 @@ extension FavoritesStore {
   func importDocument(_ data: Data, source: String = "input", at date: Date)
     throws(StoreError) -> ImportSummary
   {
-    let now = StoreTimestamp.milliseconds(date)
     let bytes = [UInt8](data)
     // Written as it is read, one entry at a time, in one transaction: an error anywhere in the
     // document rolls all of it back, so an import is still all or nothing.
     return try writing { db in
-      var summary = ImportSummary()
-      try FavoritesImport.forEachItem(bytes, source: source) { item in
-        let stored = try Data.fetchOne(
-          db, sql: "SELECT raw_json FROM favorite WHERE id = ?", arguments: [item.book.id])
-        if let stored {
-          // Compare by content, not bytes: a snapshot exported and imported back is the same.
-          let current = try? StoreJSON.parse([UInt8](stored)).compact(sortedKeys: true)
-          if current == item.canonical {
-            summary.unchanged += 1
-          } else {
-            try Self.updateSnapshot(item.book, db)
-            summary.updated += 1
-          }
-        } else {
-          try Self.insert(item.book, addedAt: item.addedAt ?? now, db)
-          summary.added += 1
-        }
-        try Self.mergeReading(item, into: &summary, db)
-      }
-      return summary
+      try Self.importItems(
+        of: try WholeImportDocument(bytes, source: source), source: source,
+        now: StoreTimestamp.milliseconds(date), db)
     }
+  }
+
+  /// ``importDocument(_:source:)`` of the file open at `descriptor` (a regular file of at most
+  /// the import limit), streamed: the document is read a piece at a time and each entry again
+  /// when it is written (``StreamedImportDocument``), so memory is a piece and one entry, not
+  /// the document. The same all-or-nothing transaction, the same checks and messages; a
+  /// document the streamed reader is not sure of (a syntax error, another layout), or a file
+  /// that changes while it is read, is read whole and imported as ``importDocument(_:source:)``
+  /// does.
+  func importFile(descriptor: Int32, source: String, at date: Date = Date())
+    throws(StoreError) -> ImportSummary
+  {
+    if let document = StreamedImportDocument(descriptor: descriptor) {
+      var changed = false
+      do {
+        return try writing { db in
+          do {
+            return try Self.importItems(
+              of: document, source: source, now: StoreTimestamp.milliseconds(date), db)
+          } catch let error as ImportDocumentChanged {
+            // Rolled back, then read whole below.
+            changed = true
+            throw error
+          }
+        }
+      } catch {
+        guard changed else { throw error }
+      }
+    }
+    return try importDocument(Self.readWhole(descriptor), source: source, at: date)
+  }
+
+  /// The file open at `descriptor`, whole (the service refused it first if it is over the
+  /// import limit).
+  private static func readWhole(_ descriptor: Int32) -> Data {
+    var data = Data()
+    var piece = [UInt8](repeating: 0, count: 1 << 20)
+    while true {
+      let got = piece.withUnsafeMutableBytes {
+        pread(descriptor, $0.baseAddress, $0.count, off_t(data.count))
+      }
+      guard got > 0 else { break }
+      data.append(contentsOf: piece[0..<got])
+    }
+    return data
+  }
+
+  /// The entries of `document` merged in the caller's transaction; `now` is the `added_at` of
+  /// books from pages and arrays.
+  private static func importItems(
+    of document: some ImportDocument, source: String, now: Int64, _ db: Database
+  ) throws -> ImportSummary {
+    var summary = ImportSummary()
+    try FavoritesImport.forEachItem(in: document, source: source) { item in
+      let stored = try Data.fetchOne(
+        db, sql: "SELECT raw_json FROM favorite WHERE id = ?", arguments: [item.book.id])
+      if let stored {
+        // Compare by content, not bytes: a snapshot exported and imported back is the same.
+        let current = try? StoreJSON.parse([UInt8](stored)).compact(sortedKeys: true)
+        if current == item.canonical {
+          summary.unchanged += 1
+        } else {
+          try Self.updateSnapshot(item.book, db)
+          summary.updated += 1
+        }
+      } else {
+        try Self.insert(item.book, addedAt: item.addedAt ?? now, db)
+        summary.added += 1
+      }
+      try Self.mergeReading(item, into: &summary, db)
+    }
+    return summary
   }
 
   /// Merges an imported favourite's reading position and bookmarks: the newer of two wins

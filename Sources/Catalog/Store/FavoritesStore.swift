@@ -35,7 +35,7 @@ final class FavoritesStore: Sendable {
     self.databaseURL = databaseURL.standardizedFileURL
     self.busyWait = busyWait
     let opened = try StoreDatabase.open(
-      self.databaseURL, schema: Self.schema, busyWait: busyWait, readsOnly: readsOnly)
+      self.databaseURL, schema: FavoritesSchema.schema, busyWait: busyWait, readsOnly: readsOnly)
     pool = opened.writer
     isReadOnly = opened.readOnly
   }
@@ -62,6 +62,22 @@ final class FavoritesStore: Sendable {
         }
       }
       return added
+    }
+  }
+
+  /// Adds `books` in order, in one transaction, each at its own `addedAt`; returns, for each,
+  /// whether it was not a favourite before (a book listed twice was, the second time). An
+  /// existing favourite keeps its `addedAt` and gets this snapshot of the book.
+  func add(_ books: [(book: Book, addedAt: Date)]) throws(StoreError) -> [Bool] {
+    try writing { db in
+      try books.map { book, addedAt in
+        if try Self.exists(book.id, db) {
+          try Self.updateSnapshot(book, db)
+          return false
+        }
+        try Self.insert(book, addedAt: StoreTimestamp.milliseconds(addedAt), db)
+        return true
+      }
     }
   }
 

@@ -19,8 +19,9 @@ final class Library: Sendable {
     busyWait = favorites.busyWait
   }
 
-  /// Records a finished download, replacing an earlier one of the same book and format.
-  func record(_ entry: LibraryEntry) throws(StoreError) {
+  /// Records a finished download, replacing an earlier one of the same book and format, with
+  /// its `contents` (or none: an earlier download's are forgotten) in the same transaction.
+  func record(_ entry: LibraryEntry, contents: LibraryContents? = nil) throws(StoreError) {
     try writing { db in
       try db.execute(
         sql: """
@@ -32,6 +33,44 @@ final class Library: Sendable {
           entry.id, entry.format, entry.title, entry.path, entry.size,
           StoreTimestamp.milliseconds(entry.fetchedAt), entry.validator, entry.url,
         ])
+      try db.execute(
+        sql: "DELETE FROM download_contents WHERE id = ? AND format = ?",
+        arguments: [entry.id, entry.format])
+      if let contents, contents.id == entry.id, contents.format == entry.format {
+        try db.execute(
+          sql: """
+            INSERT INTO download_contents
+              (id, format, size, version, body_start, body_end, chapters)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
+            """,
+          arguments: [
+            contents.id, contents.format, contents.size, contents.version,
+            contents.body.lowerBound, contents.body.upperBound, contents.chaptersBlob,
+          ])
+      }
+    }
+  }
+
+  /// The contents kept with the downloads (see ``LibraryContents``); a row that does not read
+  /// back is left out (its book is then worked out again by the search).
+  func contents() throws(StoreError) -> [LibraryContents] {
+    try reading { db in
+      try Row.fetchAll(
+        db,
+        sql: """
+          SELECT id, format, size, version, body_start, body_end, chapters
+          FROM download_contents
+          """
+      ).compactMap { row -> LibraryContents? in
+        let start: Int = row["body_start"]
+        let end: Int = row["body_end"]
+        guard start >= 0, start <= end,
+          let chapters = LibraryContents.chapters(from: row["chapters"] ?? Data())
+        else { return nil }
+        return LibraryContents(
+          id: row["id"], format: row["format"], size: row["size"], version: row["version"],
+          body: start..<end, chapters: chapters)
+      }
     }
   }
 
@@ -73,6 +112,7 @@ final class Library: Sendable {
         db, sql: "SELECT * FROM download WHERE id = ? ORDER BY format", arguments: [id]
       ).map(Self.entry)
       try db.execute(sql: "DELETE FROM download WHERE id = ?", arguments: [id])
+      try db.execute(sql: "DELETE FROM download_contents WHERE id = ?", arguments: [id])
       try db.execute(sql: "DELETE FROM reading_position WHERE id = ?", arguments: [id])
       return rows
     }

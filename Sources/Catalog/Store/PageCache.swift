@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Gutendex
+import Synchronization
 
 /// Pages of `/books/` results kept in a SQLite file, so a query can be answered offline.
 ///
@@ -14,7 +15,13 @@ final class PageCache: Sendable {
   let maxEntries: Int
   /// Entries older than this are neither returned nor kept.
   let maxAge: TimeInterval
-  let pool: any DatabaseWriter
+  /// The file's connection: with `writesOnDemand`, read-only until the first page is stored.
+  private let connection: Mutex<any DatabaseWriter>
+  /// Whether the file is to be opened for writing when the first page is stored.
+  private let upgrade: Mutex<Bool>
+  /// Where the cache directory is, created when the file is first written.
+  private let directory: URL
+  var pool: any DatabaseWriter { connection.withLock { $0 } }
   /// How this file's connections wait for another's lock, and how cancelled work stops that.
   let busyWait: BusyWait
   /// True when the file (or its directory) cannot be written: it is read as it is, and every
@@ -22,29 +29,35 @@ final class PageCache: Sendable {
   let isReadOnly: Bool
 
   /// Opens (creating with mode 0700 directories as needed) `<cache>/pages.sqlite`; with
-  /// `readsOnly` (a command that never stores a page), only reads it and creates nothing.
+  /// `readsOnly` (a command that never stores a page), only reads it and creates nothing; with
+  /// `writesOnDemand` (a command that stores a page only when a server answers), reads it the
+  /// same way and opens it for writing at the first page stored, so a command the server did
+  /// not answer leaves it as it was, byte for byte.
   convenience init(
     location: StoreLocation, maxEntries: Int = 1000, maxAge: TimeInterval = 30 * 86_400,
-    busyWait: BusyWait = BusyWait(), readsOnly: Bool = false
+    busyWait: BusyWait = BusyWait(), readsOnly: Bool = false, writesOnDemand: Bool = false
   ) throws(StoreError) {
-    if !readsOnly { try StoreDatabase.createDirectory(location.cacheDirectory) }
+    if !readsOnly, !writesOnDemand { try StoreDatabase.createDirectory(location.cacheDirectory) }
     try self.init(
       databaseURL: location.cacheDatabase, maxEntries: maxEntries, maxAge: maxAge,
-      busyWait: busyWait, readsOnly: readsOnly)
+      busyWait: busyWait, readsOnly: readsOnly, writesOnDemand: writesOnDemand && !readsOnly)
   }
 
   /// Opens (creating and migrating as needed) the cache database at `databaseURL`.
   init(
     databaseURL: URL, maxEntries: Int = 1000, maxAge: TimeInterval = 30 * 86_400,
-    busyWait: BusyWait = BusyWait(), readsOnly: Bool = false
+    busyWait: BusyWait = BusyWait(), readsOnly: Bool = false, writesOnDemand: Bool = false
   ) throws(StoreError) {
     self.databaseURL = databaseURL.standardizedFileURL
     self.busyWait = busyWait
     self.maxEntries = max(0, maxEntries)
     self.maxAge = maxAge.isNaN ? 0 : max(0, maxAge)
+    directory = self.databaseURL.deletingLastPathComponent()
     let opened = try StoreDatabase.open(
-      self.databaseURL, schema: Self.schema, busyWait: busyWait, readsOnly: readsOnly)
-    pool = opened.writer
+      self.databaseURL, schema: Self.schema, busyWait: busyWait,
+      readsOnly: readsOnly || writesOnDemand)
+    connection = Mutex(opened.writer)
+    upgrade = Mutex(writesOnDemand && !opened.readOnly)
     isReadOnly = opened.readOnly
   }
 
@@ -54,10 +67,28 @@ final class PageCache: Sendable {
     closeLast(pool)
   }
 
+  /// Opens the file for writing (creating it and its directory) when it was opened to read
+  /// until a page is stored; the read-only connection is closed.
+  private func openForWriting() throws(StoreError) {
+    try upgrade.withLock { (pending) throws(StoreError) in
+      guard pending else { return }
+      try StoreDatabase.createDirectory(directory)
+      let opened = try StoreDatabase.open(
+        databaseURL, schema: Self.schema, busyWait: busyWait, readsOnly: false)
+      let previous = connection.withLock { current in
+        defer { current = opened.writer }
+        return current
+      }
+      closeLast(previous)
+      pending = false
+    }
+  }
+
   /// Stores `page` as the answer to `query` (at `query.page`), replacing any older copy.
   func store(_ page: BookPage, for query: BookQuery, fetchedAt: Date = Date())
     throws(StoreError)
   {
+    try openForWriting()
     let body = try Self.body(of: page, path: databaseURL.path)
     let fetched = StoreTimestamp.milliseconds(fetchedAt)
     let oldestKept = fetched - StoreTimestamp.milliseconds(seconds: maxAge)
@@ -118,6 +149,7 @@ final class PageCache: Sendable {
 
   /// Removes every entry.
   func clear() throws(StoreError) {
+    try openForWriting()
     try writing { db in try db.execute(sql: "DELETE FROM page") }
   }
 

@@ -13,7 +13,7 @@ public enum StoreDoctor {
     -> [DoctorFinding]
   {
     let stores: [(URL, StoreDatabase.Schema)] = [
-      (location.favoritesDatabase, FavoritesStore.schema),
+      (location.favoritesDatabase, FavoritesSchema.schema),
       (location.cacheDatabase, PageCache.schema),
     ]
     var findings = stores.map { url, schema in

@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 
 /// Copies what can still be read of a damaged store into a new one, table by table and row by
@@ -19,6 +20,19 @@ enum StoreSalvage {
   /// A failure writing the new file (not a damaged page of the old one): it ends the repair.
   private struct TargetFailure: Error {
     var error: any Error
+  }
+
+  /// Whether a row read back is whole, for the tables where a row that reads can still be cut:
+  /// a favourite's snapshot whose overflow pages lay past the end of a file cut short reads
+  /// back as its first bytes and then zeros, which no listing could show (every one failed on
+  /// it). Such a row is not recovered.
+  private static func isWhole(_ table: String, _ columns: [String], _ values: [DatabaseValue])
+    -> Bool
+  {
+    guard table == "favorite", let index = columns.firstIndex(of: "raw_json") else { return true }
+    guard let bytes = Data.fromDatabaseValue(values[index]) else { return false }
+    if case .object? = try? StoreJSON.parse([UInt8](bytes)) { return true }
+    return false
   }
 
   /// Copies every table of the new store (`target`, just migrated) from `source`, the damaged
@@ -78,6 +92,7 @@ enum StoreSalvage {
           guard rowid > after else { throw DatabaseError(resultCode: .SQLITE_CORRUPT) }
           after = rowid
           let values = (1...columns.count).map { row[$0] as DatabaseValue }
+          guard isWhole(name, columns, values) else { continue }
           do {
             try insert.execute(arguments: StatementArguments(values))
           } catch {

@@ -133,14 +133,14 @@ public final class FavoritesViewModel {
 
   /// The export document (versioned JSON) for standard output.
   public func exportDocument() async throws(CatalogError) -> Data {
-    try await service.exportFavorites()
+    try await service.transfer.exportFavorites()
   }
 
   /// Writes the export document to `file` atomically; nothing partial is left on failure.
   public func export(to file: URL) async throws(CatalogError) {
     do {
       // The store's count, not the screen's: the list may not have been read yet.
-      let count = try await service.exportFavorites(to: file)
+      let count = try await service.transfer.exportFavorites(to: file)
       notice("Exported \(count) \(count == 1 ? "favourite" : "favourites") to \(file.path).")
     } catch {
       fail(error)
@@ -154,7 +154,7 @@ public final class FavoritesViewModel {
     -> ImportSummary
   {
     do {
-      let summary = try await service.importFavorites(data, source: source)
+      let summary = try await service.transfer.importFavorites(data, source: source)
       await reload()
       notice(
         "Imported from \(source): \(summary.added) added, \(summary.updated) updated, "

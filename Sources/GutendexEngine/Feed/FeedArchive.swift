@@ -1,10 +1,12 @@
 import CArchive
 import Foundation
 
-/// Project Gutenberg's feed, `rdf-files.tar.bz2`, read as a stream by libarchive: the bytes come
-/// from a pull source (a download in progress, or a file) and each `cache/epub/<id>/pg<id>.rdf`
-/// entry is handed over once, expanded in a reused buffer. The archive is never expanded as a
-/// whole, in memory or on disk.
+/// Project Gutenberg's feed, `rdf-files.tar.bz2`, read as a stream: the bytes come from a pull
+/// source (a download in progress, or a file), are decompressed by ``ParallelBzip2`` (the
+/// bzip2 blocks on two threads) and read as a tar by libarchive, and each
+/// `cache/epub/<id>/pg<id>.rdf` entry is handed over once, expanded in a reused buffer. The
+/// archive is never expanded as a whole, in memory or on disk. A feed that is not bzip2 goes
+/// through libarchive's own filters (gzip, xz, a plain tar) on one thread.
 final class FeedArchive {
   /// The largest record accepted (real ones are a few kB; a larger one is skipped as broken).
   static let recordLimit = 8 << 20
@@ -19,12 +21,21 @@ final class FeedArchive {
   }
 
   private let next: () throws -> Data?
+  private let isCancelled: () -> Bool
   private var chunk: UnsafeMutableRawBufferPointer
   private var sourceFailure: (any Error)?
+  // The first piece, read to tell bzip2 from the rest, when libarchive must still be given it.
+  private var peeked: Data?
+  private var bzip2: ParallelBzip2?
 
-  /// Reads from `next`, which returns the next piece of the compressed file, nil at its end.
-  init(next: @escaping () throws -> Data?) {
+  /// What the bzip2 decompression found (nil for a feed that is not bzip2), once read.
+  var bzip2Counts: ParallelBzip2.Counts? { bzip2?.counts }
+
+  /// Reads from `next`, which returns the next piece of the compressed file, nil at its end;
+  /// `isCancelled` is checked between blocks (a bomb's blocks need no more input to go on).
+  init(next: @escaping () throws -> Data?, isCancelled: @escaping () -> Bool = { false }) {
     self.next = next
+    self.isCancelled = isCancelled
     chunk = .allocate(byteCount: 1 << 16, alignment: 16)
   }
 
@@ -37,15 +48,30 @@ final class FeedArchive {
   func forEachRecord(
     oversized: (Int) -> Void, _ body: (Int, UnsafeRawBufferPointer) throws -> Void
   ) throws {
-    // libarchive and libxml2 are opened here, by the one command that reads the feed.
-    if let reason = gb_archive_load() ?? FeedRecordReader.loadFailure {
+    // libbz2, libarchive and libxml2 are opened here, by the one command that reads the feed
+    // (libbz2 first: libarchive needs it too, so a missing one is named as itself).
+    if let reason = ParallelBzip2.loadFailure ?? gb_archive_load() ?? FeedRecordReader.loadFailure {
       throw Failure(reason: String(cString: reason), libraryMissing: true)
     }
+    // PG's feed is bzip2 (its first bytes say so): decompressed here, block by block on two
+    // threads, so libarchive reads the tar with no filter.
+    let first: Data
+    do {
+      first = try firstPiece()
+    } catch {
+      throw Failure(reason: "\(error)", source: error)
+    }
+    if ParallelBzip2.isBzip2(first) {
+      bzip2 = ParallelBzip2(first: first, next: next, isCancelled: isCancelled)
+    } else {
+      peeked = first
+    }
+    defer { bzip2?.close() }
     guard let archive = gb_archive_read_new() else {
       throw Failure(reason: "libarchive could not start (out of memory)")
     }
     defer { gb_archive_read_free(archive) }
-    gb_archive_read_support_filter_all(archive)
+    if bzip2 == nil { gb_archive_read_support_filter_all(archive) }
     gb_archive_read_support_format_tar(archive)
     gb_archive_read_support_format_gnutar(archive)
     let context = Unmanaged.passUnretained(self).toOpaque()
@@ -93,6 +119,23 @@ final class FeedArchive {
       }
       try record.withUnsafeBytes { try body(id, UnsafeRawBufferPointer(rebasing: $0[..<length])) }
     }
+    // The tar ended: the rest of the bzip2 stream is read to its end, so that a stream cut
+    // off or damaged after the archive's last entry is not taken for a whole one.
+    do {
+      try bzip2?.finish()
+    } catch let failure as ParallelBzip2.Failure {
+      throw Failure(reason: failure.reason)
+    } catch {
+      throw Failure(reason: "\(error)", source: error)
+    }
+  }
+
+  /// The first piece of the file that is not empty (an empty one at its end).
+  private func firstPiece() throws -> Data {
+    while let piece = try next() {
+      if !piece.isEmpty { return piece }
+    }
+    return Data()
   }
 
   /// `cache/epub/<id>/pg<id>.rdf` (any leading folders) → id; nil for any other entry.
@@ -107,8 +150,26 @@ final class FeedArchive {
   private func fill(
     _ archive: OpaquePointer?, _ buffer: UnsafeMutablePointer<UnsafeRawPointer?>?
   ) -> la_ssize_t {
+    if let bzip2 {
+      do {
+        guard let bytes = try bzip2.read() else { return 0 }
+        buffer?.pointee = bytes.baseAddress
+        return la_ssize_t(bytes.count)
+      } catch let failure as ParallelBzip2.Failure {
+        gb_archive_set_error_string(archive, failure.reason)
+        return -1
+      } catch {
+        sourceFailure = error
+        gb_archive_set_error_string(archive, "\(error)")
+        return -1
+      }
+    }
     do {
       var piece = Data()
+      if let peeked {
+        piece = peeked
+        self.peeked = nil
+      }
       while piece.isEmpty {
         guard let more = try next() else { return 0 }
         piece = more

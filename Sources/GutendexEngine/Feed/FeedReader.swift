@@ -1,10 +1,13 @@
+import CBzip2
 import Foundation
 import Gutendex
 import Synchronization
 
 /// Reads Project Gutenberg's feed as it arrives: the compressed bytes go through a bounded
-/// pipe to a thread of its own, where libarchive expands them entry by entry and each record
-/// becomes a book (``FeedRecordReader``). Nothing but the current record is ever expanded.
+/// pipe to a thread of its own, where their bzip2 blocks are handed to two more threads to
+/// decompress (``ParallelBzip2``) and libarchive reads the tar they make entry by entry; each
+/// record becomes a book (``FeedRecordReader``) on a fourth thread. Nothing but a few blocks
+/// and the current record is ever expanded.
 public enum FeedReader {
   /// Where the books of a feed go as they are read: an array (a feed held in memory), or a
   /// ``StreamedIndex`` (a sync, which never holds them all).
@@ -126,16 +129,20 @@ public enum FeedReader {
     parser.stackSize = 1 << 20
     parser.start()
 
-    let archive = FeedArchive(next: { try pipe.read() })
+    let archive = FeedArchive(
+      next: { try pipe.read() }, isCancelled: { stop.flag.load(ordering: .relaxed) })
     let expanded = Result {
       try archive.forEachRecord(oversized: { _ = queue.push(.oversized($0)) }) { id, bytes in
         guard queue.push(.record(id, Array(bytes))) else { throw ParserStopped() }
       }
     }
     queue.close()
-    let reading = try parsed.wait().get()
+    let reading = parsed.wait()
+    // The blocks, buffers, decoders and parsed records are gone: their memory goes back to the
+    // system before the index is built (the refresh's peak), not kept by malloc for reuse.
+    gb_return_freed_memory()
     try expanded.get()
-    return reading
+    return try reading.get()
   }
 
   /// The archive's side stopped because the parsing side had failed (its error is the one

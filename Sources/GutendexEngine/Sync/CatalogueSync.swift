@@ -413,20 +413,22 @@ public struct CatalogueSync: Sendable {
     }
     // A book the index cannot hold (a number out of range) is left out, one cut to its limits
     // goes in cut: named, like a book a page could not give.
-    skipped += delta.skipped
+    // A book a page skipped may be named again by the pending list's reading: once each.
+    var named = Set<String>()
+    skipped = (skipped + delta.skipped).filter { named.insert($0).inserted }
     // Named, one line: the rest of each page was kept.
     func names(_ list: [String]) -> String {
-      list.prefix(5).joined(separator: "; ")
-        + (list.count > 5 ? " and \(list.count - 5) more" : "")
+      list.prefix(10).joined(separator: "; ")
+        + (list.count > 10 ? " and \(list.count - 10) more" : "")
     }
     // Said, but no reason to call the sync partial: it took every book that can be stored
     // (a hostile book must not keep the catalogue from counting as fresh).
-    let named = [
+    let notes = [
       skipped.isEmpty ? nil : "skipped a book that cannot be read or stored: \(names(skipped))",
       delta.cut.isEmpty ? nil : "cut to what the index holds: \(names(delta.cut))",
     ].compactMap { $0 }
     func noted(_ note: String?) -> String? {
-      let all = [note].compactMap { $0 } + named
+      let all = [note].compactMap { $0 } + notes
       return all.isEmpty ? nil : all.joined(separator: "; ")
     }
     let changed: Bool

@@ -5,9 +5,23 @@ import Gutendex
 /// Reads an import document, never more than one byte past the service's import limit, so a
 /// huge file costs at most the limit in memory (the service then refuses it whole).
 enum ImportSource {
-  /// The bytes of `path` (`-`: standard input), at most ``CatalogService/importLimit`` + 1.
+  /// An import document as it is handed to the service.
+  enum Document {
+    /// Standard input's bytes, read whole.
+    case bytes(Data)
+    /// A regular file, open to read (the service streams it; the caller closes it).
+    case file(Int32)
+  }
+
+  /// `path` opened (a regular file, without blocking), or standard input read (`-`).
+  static func open(_ path: String) async throws -> Document {
+    guard path != "-" else { return .bytes(try await read(path)) }
+    return .file(try RegularFile.open(path, flags: O_RDONLY))
+  }
+
+  /// The bytes of `path` (`-`: standard input), at most ``FavoritesTransfer/importLimit`` + 1.
   static func read(_ path: String) async throws -> Data {
-    let limit = CatalogService.importLimit + 1
+    let limit = FavoritesTransfer.importLimit + 1
     if path == "-" {
       return await withCheckedContinuation { continuation in
         // A blocking read must not hold a thread of the cooperative pool.

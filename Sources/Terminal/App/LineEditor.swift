@@ -34,6 +34,8 @@ package final class LineEditor: @unchecked Sendable {
   private var editing = false
   private var stopped = false
   private var completer: Completion?
+  /// Bytes given to libedit before the keyboard's: what was typed before the line began.
+  private var typedAhead: [UInt8] = []
   /// Window changes, for libedit's idea of the width (kept for the life of the process).
   private var windowChanges: (any DispatchSourceSignal)?
 
@@ -87,18 +89,23 @@ package final class LineEditor: @unchecked Sendable {
 
   /// Reads one line after `prompt`; nil at the end of input (Ctrl-D on an empty line) or after
   /// ``stop()``. Lines that are not blank are added to the history when `remember` is set.
-  package func readLine(prompt text: String, remember: Bool) async -> String? {
+  /// With `typed`, the line begins with it, as though it had been typed at the prompt.
+  package func readLine(prompt text: String, remember: Bool, typed: String = "") async -> String? {
     await withCheckedContinuation { continuation in
-      queue.async { continuation.resume(returning: self.edit(prompt: text, remember: remember)) }
+      queue.async {
+        continuation.resume(
+          returning: self.edit(prompt: text, remember: remember, typed: typed))
+      }
     }
   }
 
-  private func edit(prompt text: String, remember: Bool) -> String? {
+  private func edit(prompt text: String, remember: Bool, typed: String) -> String? {
     lock.lock()
     defer { lock.unlock() }
     guard !stopped else { return nil }
     setUp()
     guard let editor else { return nil }
+    typedAhead = Array(typed.utf8)
     free(prompt)
     prompt = strdup(text)
     promptWidth = DisplayWidth.cells(text)
@@ -232,6 +239,13 @@ package final class LineEditor: @unchecked Sendable {
 
   /// The next byte of standard input; nil at its end or once the wake pipe is written.
   private func nextByte() -> UInt8? {
+    lock.lock()
+    if !typedAhead.isEmpty {
+      let byte = typedAhead.removeFirst()
+      lock.unlock()
+      return byte
+    }
+    lock.unlock()
     while true {
       var fds = [
         pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),

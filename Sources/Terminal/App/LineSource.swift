@@ -13,6 +13,9 @@ package protocol LineSource: Sendable {
   /// The next line after `prompt` (shown by the source when it ``editsLines``); `remember`:
   /// keep it in the history, where there is one.
   func nextLine(prompt: String, remember: Bool) async -> String?
+  /// The next line after `prompt`, begun with `typed` (the key that opened it): a line editor
+  /// shows it as typed, ready to be edited; a plain source's caller has written it.
+  func nextLine(prompt: String, remember: Bool, typed: String) async -> String?
   /// Ends a read in progress and gives the terminal back (before the process exits).
   func stop()
   /// Ctrl-C at the prompt: a line editor drops the line typed so far.
@@ -24,6 +27,11 @@ extension LineSource {
   package var editsLines: Bool { false }
   /// Plain sources read the line; the caller has written the prompt.
   package func nextLine(prompt: String, remember: Bool) async -> String? { await nextLine() }
+  /// Plain sources read the rest of the line; `typed` comes first.
+  package func nextLine(prompt: String, remember: Bool, typed: String) async -> String? {
+    guard let rest = await nextLine(prompt: prompt, remember: remember) else { return nil }
+    return typed + rest
+  }
   /// Plain sources have nothing to give back.
   package func stop() {}
   /// Plain sources keep no line of their own (a terminal's own line discipline drops it).
@@ -53,6 +61,11 @@ package struct EditedInput: LineSource {
   /// A line after `prompt`.
   package func nextLine(prompt: String, remember: Bool) async -> String? {
     await editor.readLine(prompt: prompt, remember: remember)
+  }
+
+  /// A line after `prompt`, `typed` already in it.
+  package func nextLine(prompt: String, remember: Bool, typed: String) async -> String? {
+    await editor.readLine(prompt: prompt, remember: remember, typed: typed)
   }
 
   /// Ends the read in progress; the terminal is restored.

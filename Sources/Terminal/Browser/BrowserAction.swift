@@ -15,7 +15,7 @@ package enum BrowserAction: Sendable {
   /// The open book's view model published a state.
   case detail(BookDetailViewModel.State)
   /// The downloads of the book with this id, read for its details screen.
-  case downloads(id: Int, paths: [String])
+  case downloads(id: Int, paths: [String], progress: String? = nil)
   /// The favourite flags of books held by the list, read again (by id).
   case flags([Int: Bool])
   /// The favourites changed in the store (this process or another).

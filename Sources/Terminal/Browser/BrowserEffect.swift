@@ -56,4 +56,6 @@ package enum BrowserEffect: Sendable, Hashable {
   case read(Book)
   /// Finds words in the library's texts.
   case grep(String)
+  /// Puts `book` on an e-reader (a folder or `mail:ADDRESS`; nil: the last one used).
+  case send(Book, to: String?)
 }

@@ -149,6 +149,7 @@ package enum BrowserFrame {
         var screen = ScreenMapping.details(detail, now: context.now)
       else { return nil }
       screen.downloads = state.downloads
+      screen.progress = state.progress
       return screen.parts(width: width, style: style)
     case .links(let book, _):
       return LinksScreen(book: book).parts(width: width, style: style)

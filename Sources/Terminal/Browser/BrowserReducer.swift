@@ -28,8 +28,8 @@ package enum BrowserReducer {
       state.detail = published
       if let error = published.load.error { state.notices.append(.error(error.description)) }
       return []
-    case .downloads(let id, let paths):
-      if state.detail?.book?.id == id { state.downloads = paths }
+    case .downloads(let id, let paths, let progress):
+      if state.detail?.book?.id == id { (state.downloads, state.progress) = (paths, progress) }
       return []
     case .flags(let flags):
       state.list.setFlags(flags)
@@ -99,7 +99,7 @@ package enum BrowserReducer {
       guard let (book, load) = book(atRow: row, &state) else { return [] }
       state.screen = .details(from: state.screen.list)
       state.detail = nil
-      state.downloads = []
+      (state.downloads, state.progress) = ([], nil)
       state.scroll = 0
       return [.openDetail(book, load), .readDownloads(book.id)]
     case .toggleFavorites(let rows):
@@ -170,6 +170,10 @@ package enum BrowserReducer {
       return [.read(book)]
     case .grep(let words):
       return [.grep(words)]
+    case .send(let row, let destination):
+      guard let book = bookShownOrAt(row, usage: "send N DIR (put book N on an e-reader)", &state)
+      else { return [] }
+      return [.send(book, to: destination)]
     case .offline(let on):
       return [.offline(on)]
     case .export(let path):

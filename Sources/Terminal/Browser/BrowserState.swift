@@ -35,6 +35,8 @@ package struct BrowserState: Sendable, Hashable {
   package var detail: BookDetailViewModel.State?
   /// Where the book on the details screen was downloaded.
   package var downloads: [String] = []
+  /// The last progress sync record of that book (`on Kobo: 42%, 2 h ago`), if any.
+  package var progress: String?
   /// What `new` found, for its screen.
   package var newBooks: NewBooks?
   /// The first line of the body shown on a screen taller than the window.

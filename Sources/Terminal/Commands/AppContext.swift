@@ -51,12 +51,17 @@ package final class AppContext {
       observer: printer)
     do {
       // A read-only command that asks no server (local source, or --offline) stores no page:
-      // it opens the cache to read only, which writes nothing and creates nothing.
+      // it opens the cache to read only, which writes nothing and creates nothing. One that
+      // may (a listing) opens it for writing only when a server's page is to be stored.
+      let cacheReadsOnly =
+        options.readsOnly && (mode == .localOnly || options.offline || options.readsNoPages)
       service = try await CatalogService.open(
         client: client, location: location, local: local, mode: mode,
-        readsOnly: options.readsOnly,
-        cacheReadsOnly: options.readsOnly
-          && (mode == .localOnly || options.offline || options.readsNoPages))
+        readsOnly: options.readsOnly, cacheReadsOnly: cacheReadsOnly,
+        cacheWritesOnDemand: options.readsOnly && !cacheReadsOnly,
+        opensCache: !options.usesNoPageCache,
+        // A downloaded text's body and chapters, kept with it for `library search`.
+        libraryContents: { LibrarySearch.contents(of: $0) })
     } catch {
       throw AppStartError(message: error.description, status: ExitStatus(error))
     }
@@ -117,6 +122,16 @@ package final class AppContext {
     guard plain is StandardInput, plain.isInteractive, LineEditor.isAvailable else { return plain }
     let directory = configuration.location.dataDirectory
     return EditedInput(historyFile: directory.appendingPathComponent("history"))
+  }
+
+  /// Progress sync with KOReader (kosync): its requests go through the same libcurl client, and
+  /// `--verbose` prints them (never the headers that carry the key).
+  var progressSync: ProgressSync {
+    ProgressSync(
+      dataDirectory: configuration.location.dataDirectory,
+      pipeline: HTTPPipeline(
+        transport: CurlTransport(), observer: options.verbose ? Self.requestPrinter(output) : nil),
+      timeout: configuration.timeout)
   }
 
   /// `<data>/books`: where the browser's `d` and `read` (and the `read` command) put the books

@@ -60,7 +60,11 @@ package struct BrowseRunner: CommandRunner {
       grep: { words in
         _ = await LibrarySearchRunner(context: context).run(
           words: [words], format: .automatic, onScreen: true)
-      })
+      },
+      send: { book, destination in
+        await SendRunner(context: context).sendFromBrowser(id: book.id, to: destination)
+      },
+      progress: { id in ReaderProgress.detailLine(context: context, id: id) })
   }
 
   /// Starts a sync off the prompt's path when the last one is older than the interval; it

@@ -1,5 +1,6 @@
 import Catalog
 import Foundation
+import Gutendex
 
 /// `gutenberg favorites`: list, add, remove, export, import and refresh the favourites.
 package struct FavoritesRunner: CommandRunner {
@@ -41,16 +42,36 @@ package struct FavoritesRunner: CommandRunner {
     TSVRenderer.line(favorite.book) + "\t" + JSONText.iso8601(favorite.addedAt)
   }
 
-  /// `favorites add ID...`: each fetched from the server (or a fallback) and saved.
+  /// `favorites add ID...`: each book fetched from the server (or a fallback), then all saved
+  /// in one transaction (10,000 ids are one commit, not 10,000), in the order named; then one
+  /// line per id, in that order, as when each was saved by itself.
   package func add(ids: [Int]) async -> ExitStatus {
-    var status = ExitStatus.ok
+    var found: [(book: Book, addedAt: Date)] = []
+    // For each id, its place in `found`, or why it was not found.
+    var lookups: [Result<Int, CatalogError>] = []
     for id in ids {
       do {
-        let (book, added) = try await service.addFavorite(id: id)
-        let title = DisplayWidth.truncate(Sanitizer.title(book.title), toCells: 60)
-        output.printError("\(added ? "added" : "already a favourite"): \(id) \(title)")
+        let book = try await service.book(id: id).book
+        lookups.append(.success(found.count))
+        found.append((book, Date()))
       } catch {
+        lookups.append(.failure(error))
+      }
+    }
+    let added: Result<[Bool], CatalogError>
+    do {
+      added = .success(try await service.addFavorites(found))
+    } catch {
+      added = .failure(error)
+    }
+    var status = ExitStatus.ok
+    for (id, lookup) in zip(ids, lookups) {
+      switch (lookup, added) {
+      case (.failure(let error), _), (.success, .failure(let error)):
         status = fail(error)
+      case (.success(let index), .success(let flags)):
+        let title = DisplayWidth.truncate(Sanitizer.title(found[index].book.title), toCells: 60)
+        output.printError("\(flags[index] ? "added" : "already a favourite"): \(id) \(title)")
       }
     }
     return status
@@ -78,7 +99,7 @@ package struct FavoritesRunner: CommandRunner {
     do {
       if let path {
         let file = URL(fileURLWithPath: HomePath.expand(path))
-        let count = try await service.exportFavorites(to: file)
+        let count = try await service.transfer.exportFavorites(to: file)
         output.printError("Exported \(TextFormat.plural(count, "favourite")) to \(file.path)")
       } else {
         try await exportToStandardOutput()
@@ -92,22 +113,32 @@ package struct FavoritesRunner: CommandRunner {
   /// The export document to standard output, a piece at a time as it is read.
   private func exportToStandardOutput() async throws(CatalogError) {
     let output = self.output
-    try await service.exportFavorites(streamingTo: { piece in
+    try await service.transfer.exportFavorites(streamingTo: { piece in
       output.write(String(decoding: piece, as: UTF8.self))
     })
   }
 
-  /// `favorites import FILE` (`-` reads standard input).
+  /// `favorites import FILE` (`-` reads standard input). A file is streamed (see
+  /// ``CatalogService/importFavorites(fileDescriptor:source:)``); standard input is read
+  /// whole, up to the import limit.
   package func importFile(_ path: String) async -> ExitStatus {
-    let data: Data
+    let document: ImportSource.Document
     do {
-      data = try await ImportSource.read(HomePath.expand(path))
+      document = try await ImportSource.open(HomePath.expand(path))
     } catch {
       return fail("cannot read \(path): \(InteractiveSession.reason(error))", .failure)
     }
     do {
       let source = path == "-" ? "stdin" : path
-      let summary = try await service.importFavorites(data, source: source)
+      let summary: ImportSummary
+      switch document {
+      case .bytes(let data):
+        summary = try await service.transfer.importFavorites(data, source: source)
+      case .file(let descriptor):
+        defer { close(descriptor) }
+        summary = try await service.transfer.importFavorites(
+          fileDescriptor: descriptor, source: source)
+      }
       var reading: [String] = []
       if summary.bookmarksAdded + summary.bookmarksUpdated > 0 {
         reading.append(

@@ -22,10 +22,20 @@ package struct GetRunner: CommandRunner {
       }
       format = parsed
     }
-    let mirrors: [DownloadMirror]
+    var mirrors: [DownloadMirror]
     switch Self.mirrors(request.mirrors, configuration: configuration) {
     case .success(let value): mirrors = value
     case .failure(let failure): return fail(failure.message, .usage)
+    }
+    // Project Gutenberg asks that bulk downloads go to its mirrors, not to www; one book may.
+    if mirrors.isEmpty, Set(request.ids).count > 1 {
+      mirrors = DownloadMirror.bulkDefault
+      if !request.quiet {
+        let hosts = mirrors.compactMap { $0.base.host }.joined(separator: ", ")
+        output.printError(
+          "note: \(Set(request.ids).count) books: their files come from Project Gutenberg's "
+            + "mirror \(hosts), as PG asks of bulk downloads (--mirror names another)")
+      }
     }
     let target: DownloadTarget
     switch downloadTarget(request.output, count: request.ids.count) {

@@ -24,24 +24,40 @@ package struct LibrarySearchRunner: CommandRunner {
       return fail("give words to search for: gutenberg library search WORDS", .usage)
     }
     let entries: [LibraryEntry]
+    let kept: [LibraryContents]
     do {
       entries = try await service.downloads()
+      kept = try await service.downloadContents()
     } catch {
       return fail(error)
     }
     let texts = entries.filter(LibrarySearch.isPlainText)
     var found = 0
     var lastBook: String?
-    if format == .json { output.write("[") }
-    search.run(texts) { event in
+    // Piped (TSV, JSON), the matches are written some 32 KiB at a time, as grep does: a write
+    // per match was a tenth of a search with matches in every book. On a screen, at once.
+    let onTerminal = output.isTerminal || onScreen
+    var pending = ""
+    func flush() {
+      guard !pending.isEmpty else { return }
+      output.write(pending)
+      pending = ""
+    }
+    func emit(_ text: String) {
+      pending += text
+      if onTerminal || pending.utf8.count >= 32 << 10 { flush() }
+    }
+    if format == .json { emit("[") }
+    search.run(texts, kept: kept) { event in
       switch event {
       case .skipped(let entry, let reason):
+        flush()
         output.printError("note: skipped book \(entry.id): \(Sanitizer.sanitize(reason))")
       case .match(let match):
         switch format {
         case .json:
-          output.write((found == 0 ? "\n  " : ",\n  ") + match.json)
-        case .automatic where output.isTerminal || onScreen:
+          emit((found == 0 ? "\n  " : ",\n  ") + match.json)
+        case .automatic where onTerminal:
           let book = "\(match.entry.id)\t\(match.entry.path)"
           if book != lastBook {
             output.print(match.bookLine(width: output.width, style: output.style))
@@ -49,13 +65,14 @@ package struct LibrarySearchRunner: CommandRunner {
           }
           output.print(match.lines(width: output.width, style: output.style))
         case .automatic:
-          output.print(match.tsvLine)
+          emit(match.tsvLine + "\n")
         }
         found += 1
       }
       return true
     }
-    if format == .json { output.print(found == 0 ? "]" : "\n]") }
+    if format == .json { emit(found == 0 ? "]\n" : "\n]\n") }
+    flush()
     guard found == 0 else { return .ok }
     let others = entries.count - texts.count
     let unsearched =

@@ -14,10 +14,10 @@ package struct ReadRunner: CommandRunner {
 
   /// Reads book `id`: pages it (or prints it when standard output is not a terminal and
   /// `pager` is not set); with `offset`, from the page holding that byte offset rather than
-  /// where the reader stopped.
+  /// where the reader stopped; prose wrapped to `textWidth` cells when the window is wider.
   package func run(
     id: Int, raw: Bool, pager: Bool, mirror mirrorText: String?, at offset: Int? = nil,
-    input: any LineSource
+    textWidth: Int? = nil, input: any LineSource
   ) async -> ExitStatus {
     let entry: LibraryEntry
     switch await LibraryFiles(context: context).file(
@@ -29,13 +29,16 @@ package struct ReadRunner: CommandRunner {
     let input = context.terminalInput(replacing: input)
     defer { input.stop() }
     return await open(
-      entry, raw: raw, pager: output.isTerminal || pager, at: offset, input: input)
+      entry, raw: raw, pager: output.isTerminal || pager, at: offset, textWidth: textWidth,
+      input: input, syncFetches: true)
   }
 
   /// Pages (or prints) a downloaded text, from byte `offset` when given; a file that is not
-  /// text is refused.
+  /// text is refused. With progress sync set up, the pager opens after one pull and the place
+  /// is pushed when it closes (`syncFetches`: get the EPUB the key needs).
   func open(
-    _ entry: LibraryEntry, raw: Bool, pager: Bool, at offset: Int? = nil, input: any LineSource
+    _ entry: LibraryEntry, raw: Bool, pager: Bool, at offset: Int? = nil, textWidth: Int? = nil,
+    input: any LineSource, syncFetches: Bool = false
   ) async -> ExitStatus {
     let text: BookText
     do {
@@ -52,16 +55,36 @@ package struct ReadRunner: CommandRunner {
       printText(text, raw: raw, from: offset)
       return .ok
     }
+    // A large book's first page is shown at once; its line index is finished meanwhile.
+    if !text.index.isComplete {
+      Task.detached(priority: .utility) { text.index.indexAll() }
+    }
     let saved = (try? await service.readingPosition(id: entry.id)) ?? nil
     // `--at` (a `library search` hint) wins over where the reader stopped.
     let (top, note) = offset.map { ($0, nil) } ?? Self.resumePlace(saved, in: text)
-    let reader = Pager(
-      text: text, title: entry.title, width: output.width,
-      height: (output.height ?? TerminalHeight.current()) - 2, raw: raw, top: top)
+    let height = (output.height ?? TerminalHeight.current()) - 2
     if let note { output.printError(note) }
-    return await ReaderSession(
-      pager: reader, id: entry.id, service: service, output: output, input: input
+    var sync = await ReaderProgress.open(context: context, id: entry.id, fetches: syncFetches)
+    // `--at` names the place: no offer then, but the place is still pushed at the end.
+    let offered =
+      offset != nil
+      ? nil
+      : await sync?.offer(
+        text: text, saved: saved, top: top, pageBytes: output.width * height, input: input)
+    var reader = Pager(
+      text: text, title: entry.title, width: output.width, height: height, raw: raw,
+      top: offered ?? top, textWidth: textWidth)
+    reader.wordsPerMinute = context.configuration.wordsPerMinute
+    // On a terminal, keys without Enter; piped, or on a dumb terminal, lines as before.
+    let keys =
+      input.isInteractive && output.isTerminal
+        && TerminalKeys.isWanted(environment: context.options.environment)
+      ? TerminalKeys(lines: input) : nil
+    let status = await ReaderSession(
+      pager: reader, id: entry.id, service: service, output: output, input: input, keys: keys
     ).run()
+    await sync?.close(text: text)
+    return status
   }
 
   /// Where to open a book read before, and a note when its file changed since: the saved words

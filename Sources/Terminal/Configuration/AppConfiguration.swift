@@ -37,6 +37,15 @@ package struct AppConfiguration: Sendable {
   /// Whether the background sync's interval was set (`GUTENBERG_SYNC_INTERVAL`): then a piped
   /// browser syncs too.
   package var syncIntervalIsSet: Bool
+  /// The reading speed the reader's time left is worked out at: `GUTENBERG_WPM`, else 250
+  /// words a minute.
+  package var wordsPerMinute = 250
+  /// The SMTP server `send --to mail:` goes through: `GUTENBERG_SMTP_URL` (`smtp://` with
+  /// STARTTLS, or `smtps://`), nil when unset.
+  package var smtpServer: URL?
+  /// The sender of `send --to mail:`: `GUTENBERG_MAIL_FROM`, else the SMTP login when it is an
+  /// address; nil when neither says.
+  package var mailFrom: String?
 
   /// The variables read here, each with what it accepts (for `--help` and the tests).
   package static let variables = [
@@ -44,6 +53,7 @@ package struct AppConfiguration: Sendable {
     "GUTENBERG_TIMEOUT", "GUTENBERG_MAX_AGE", "GUTENBERG_SYNC_INTERVAL", "GUTENBERG_MIN_SPEED",
     "GUTENBERG_MIRROR", "GUTENBERG_MIRRORS", "GUTENBERG_DOWNLOAD_DIR", "GUTENBERG_FEED_URL",
     "GUTENBERG_FEED_MAX_AGE", "GUTENBERG_INDEX", "GUTENBERG_PG_URL", "GUTENBERG_PG_PAUSE",
+    "GUTENBERG_WPM", "GUTENBERG_SMTP_URL", "GUTENBERG_MAIL_FROM",
   ]
 
   /// Resolves `options` and their environment.
@@ -68,6 +78,14 @@ package struct AppConfiguration: Sendable {
       ("GUTENBERG_CACHE_DIR", location.cacheDirectory),
     ] {
       try Self.requireDirectory(directory.path, name: name)
+    }
+
+    if let text = variable("GUTENBERG_WPM") {
+      guard let value = Int(text), (50...2000).contains(value) else {
+        throw ConfigurationError(
+          "GUTENBERG_WPM", text, isNot: "a number of words a minute from 50 to 2000")
+      }
+      wordsPerMinute = value
     }
 
     let seconds: Double?
@@ -152,6 +170,26 @@ package struct AppConfiguration: Sendable {
     downloadDirectory = variable("GUTENBERG_DOWNLOAD_DIR").map { HomePath.expand($0) }
     if let downloadDirectory {
       try Self.requireDirectory(downloadDirectory, name: "GUTENBERG_DOWNLOAD_DIR")
+    }
+
+    if let text = variable("GUTENBERG_SMTP_URL") {
+      guard let url = URL(string: text), ["smtp", "smtps"].contains(url.scheme?.lowercased()),
+        url.host?.isEmpty == false
+      else {
+        throw ConfigurationError(
+          "GUTENBERG_SMTP_URL", URL.redacting(text),
+          isNot: "an smtp:// or smtps:// URL (e.g. smtps://smtp.example.org:465)")
+      }
+      smtpServer = url
+    }
+    if let text = variable("GUTENBERG_MAIL_FROM") {
+      guard MailMessage.isAddress(text) else {
+        throw ConfigurationError(
+          "GUTENBERG_MAIL_FROM", text, isNot: "a mail address (me@example.org)")
+      }
+      mailFrom = text
+    } else if let user = smtpServer?.user(percentEncoded: false), MailMessage.isAddress(user) {
+      mailFrom = user
     }
 
     if let index = variable("GUTENBERG_INDEX") {

@@ -43,6 +43,9 @@ package struct AppOptions: Sendable {
   /// Set by read-only commands that never show a server's page (`library`, `library search`,
   /// `bookmarks`): the page cache is only read too, so the data directory stays as it was.
   package var readsNoPages = false
+  /// Set by commands that never look at the page cache (`library`, `library search`,
+  /// `bookmarks`, `favorites list`): it is not opened at all.
+  package var usesNoPageCache = false
 
   /// Options as given on the command line; nil means "not given".
   package init(

@@ -10,10 +10,13 @@ import Gutendex
   import Darwin
 #endif
 
-/// `library search`: finds words in every downloaded plain text, a file at a time and each file
-/// by pieces (``TextScanner``), case- and accent-insensitively. A match in the Project
-/// Gutenberg header or licence is passed over, as the reader folds them away; the chapter is
-/// the reader's table of contents', worked out only for a book that has a match.
+/// `library search`: finds words in every downloaded plain text, a file at a time, each file
+/// mapped and scanned at the pace of its bytes (``TextScanner``), case- and
+/// accent-insensitively. A match in the Project Gutenberg header or licence is passed over, as
+/// the reader folds them away; the chapter is the reader's table of contents'. Both are kept
+/// with the library when the download is recorded (``contents(of:)``); for a download recorded
+/// without them (or whose file changed since) they are worked out once, for a book that has a
+/// match, and only for the search that needs them.
 package final class LibrarySearch {
   /// What the search met, in the order of the library.
   package enum Event: Sendable {
@@ -22,6 +25,11 @@ package final class LibrarySearch {
     /// A text that could not be searched, and why (missing, unreadable, not text).
     case skipped(LibraryEntry, String)
   }
+
+  /// The version of what ``contents(of:)`` works out: contents kept by another version are
+  /// worked out again. Raise it whenever the reader's table of contents (or the PG header and
+  /// licence it leaves out) is found differently.
+  package static let contentsVersion = 1
 
   private let folding = TextFolding()
   private let needle: [UInt8]
@@ -44,16 +52,45 @@ package final class LibrarySearch {
     entry.format == "txt" || entry.format.lowercased().hasPrefix("text/plain")
   }
 
+  /// What a search needs of `entry`'s text besides its words (its body and chapters), to keep
+  /// with the library; nil for a download that is not plain text, or a file that cannot be
+  /// read or is not text.
+  package static func contents(of entry: LibraryEntry) -> LibraryContents? {
+    guard isPlainText(entry), let bytes = try? TextBytes(path: entry.path) else { return nil }
+    let text = BookText(bytes: bytes)
+    guard text.notText == nil else { return nil }
+    let chapters = TableOfContents(text, in: text.bodyBytes).entries.map {
+      LibraryContents.Chapter(title: $0.title, offset: $0.offset)
+    }
+    return LibraryContents(
+      id: entry.id, format: entry.format, size: Int64(bytes.count), version: contentsVersion,
+      body: text.bodyBytes, chapters: chapters)
+  }
+
   /// Searches each plain-text entry in turn, calling `handle` with what it finds; stops when
-  /// `handle` returns false.
-  package func run(_ entries: [LibraryEntry], _ handle: (Event) -> Bool) {
+  /// `handle` returns false. `kept` holds the contents the library keeps, by download.
+  package func run(
+    _ entries: [LibraryEntry], kept: [LibraryContents] = [], _ handle: (Event) -> Bool
+  ) {
+    var contents: [String: LibraryContents] = [:]
+    for found in kept where found.version == Self.contentsVersion {
+      contents["\(found.id)\t\(found.format)"] = found
+    }
     for entry in entries where Self.isPlainText(entry) {
-      guard search(entry, handle) else { return }
+      guard search(entry, kept: contents["\(entry.id)\t\(entry.format)"], handle) else { return }
     }
   }
 
+  /// The body and chapters of a text, however they were found.
+  private struct Parts {
+    var body: Range<Int>?
+    var chapters: [LibraryContents.Chapter]
+  }
+
   /// Searches one file; false when told to stop.
-  private func search(_ entry: LibraryEntry, _ handle: (Event) -> Bool) -> Bool {
+  private func search(_ entry: LibraryEntry, kept: LibraryContents?, _ handle: (Event) -> Bool)
+    -> Bool
+  {
     // Without blocking: a FIFO where a book was must not hang the search.
     let descriptor: Int32
     do {
@@ -71,28 +108,30 @@ package final class LibrarySearch {
     guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
       return handle(.skipped(entry, "\(entry.path) is not a regular file"))
     }
-    let size = Int(info.st_size)
-    var text: BookText?
-    var contents: TableOfContents?
-    var stopped = false
-    let outcome: TextScanner.Outcome
+    let bytes: SearchedText
     do {
-      outcome = try scanner.scan(descriptor) { range in
-        // The header and licence are found once, when the book has a match at all.
-        if text == nil { text = try? BookText(contentsOfFile: entry.path) }
-        if let body = text?.bodyBytes, !body.contains(range.lowerBound) { return true }
-        if contents == nil, let text { contents = TableOfContents(text, in: text.bodyBytes) }
-        let chapter = contents?.entries.last { $0.offset <= range.lowerBound }?.title
-        let match = context(
-          descriptor, size: size, match: range, entry: entry, chapter: chapter)
-        guard handle(.match(match)) else {
-          stopped = true
-          return false
-        }
-        return true
-      }
+      bytes = try SearchedText(descriptor: descriptor, count: Int(info.st_size))
     } catch {
       return handle(.skipped(entry, "cannot read \(entry.path): \(error.localizedDescription)"))
+    }
+    // Kept contents are used only for the file they were worked out from.
+    var parts: Parts? =
+      kept.flatMap {
+        $0.size == Int64(bytes.count) ? Parts(body: $0.body, chapters: $0.chapters) : nil
+      }
+    var stopped = false
+    let outcome = scanner.scan(bytes) { range in
+      // Otherwise the header and licence, and the chapters, are found once, when the book has
+      // a match at all.
+      if parts == nil { parts = Self.parts(of: entry) }
+      if let body = parts?.body, !body.contains(range.lowerBound) { return true }
+      let chapter = parts?.chapters.last { $0.offset <= range.lowerBound }?.title
+      let match = context(bytes, match: range, entry: entry, chapter: chapter)
+      guard handle(.match(match)) else {
+        stopped = true
+        return false
+      }
+      return true
     }
     if case .notText(let reason) = outcome {
       return handle(.skipped(entry, "its file is not text (\(reason))"))
@@ -100,18 +139,28 @@ package final class LibrarySearch {
     return !stopped
   }
 
-  /// The line around `match`, read again from the file (only the bytes that can be shown).
+  /// The body and chapters of `entry`'s text as ``contents(of:)`` finds them, or none when it
+  /// cannot be read as the reader reads it.
+  private static func parts(of entry: LibraryEntry) -> Parts {
+    guard let bytes = try? TextBytes(path: entry.path) else {
+      return Parts(body: nil, chapters: [])
+    }
+    let text = BookText(bytes: bytes)
+    let chapters = TableOfContents(text, in: text.bodyBytes).entries.map {
+      LibraryContents.Chapter(title: $0.title, offset: $0.offset)
+    }
+    return Parts(body: text.bodyBytes, chapters: chapters)
+  }
+
+  /// The line around `match` (only the bytes that can be shown).
   private func context(
-    _ descriptor: Int32, size: Int, match: Range<Int>, entry: LibraryEntry, chapter: String?
+    _ text: SearchedText, match: Range<Int>, entry: LibraryEntry, chapter: String?
   ) -> LibraryMatch {
+    let size = text.count
     let reach = cells * 4 + 64
     let windowStart = max(0, match.lowerBound - reach)
     let windowEnd = min(size, match.upperBound + reach)
-    var bytes = [UInt8](repeating: 0, count: max(0, windowEnd - windowStart))
-    let got = bytes.withUnsafeMutableBytes {
-      pread(descriptor, $0.baseAddress, $0.count, off_t(windowStart))
-    }
-    bytes.removeLast(bytes.count - max(0, got))
+    let bytes = Array(text.buffer(windowStart..<max(windowStart, windowEnd)))
     let start = match.lowerBound - windowStart
     let end = min(bytes.count, match.upperBound - windowStart)
     guard start >= 0, start <= end else {

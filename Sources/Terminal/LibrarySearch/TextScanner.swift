@@ -8,13 +8,22 @@ import Foundation
   import Darwin
 #endif
 
-/// Searches one file for folded words by pieces: it is read into a fixed buffer a few
-/// megabytes at a time, never whole, so memory stays bounded whatever the file's size or line
-/// lengths. The encoding and the "not text" test are the reader's (``TextBytes/encoding(of:)``,
-/// ``BookText/notTextReason(_:encoding:)``), made on the same first bytes.
+/// Searches one mapped file for folded words, at the pace of its bytes: a stretch with no byte
+/// past ASCII (most of an English text) is searched as it is, by ``ASCIINeedle``; only the
+/// lines around a byte past ASCII (an accent, a curly quote, all of a Latin-1 or Cyrillic text)
+/// are folded (``TextFolding``) and searched folded, a few megabytes at a time, so memory stays
+/// bounded whatever the file's size or line lengths; the pages read are given back every few
+/// megabytes. Both find the same first match on each line as folding the whole file would. The
+/// encoding and the "not text" test are the reader's (``TextBytes/encoding(of:)``,
+/// ``BookText/notTextReason(_:encoding:)``), made on the same first bytes (``SearchedText``).
 final class TextScanner {
-  /// Bytes read at a time: as many as the reader looks at to choose the encoding.
-  static let bufferSize = TextBytes.encodingSample
+  /// Bytes folded at a time: as many as the reader looks at to choose the encoding.
+  static let pieceSize = TextBytes.encodingSample
+  /// Pages read are given back to the kernel after this many bytes.
+  static let releaseEvery = 8 << 20
+  /// ASCII between two lines with bytes past it, up to this long, is folded with them rather
+  /// than searched apart (each fold has a cost of its own).
+  static let foldedGap = 4096
 
   /// What a scan found out about the file.
   enum Outcome: Equatable {
@@ -26,80 +35,166 @@ final class TextScanner {
 
   private let folding: TextFolding
   private let needle: [UInt8]
-  private let buffer: UnsafeMutablePointer<UInt8>
-  private let capacity: Int
+  private let ascii: ASCIINeedle?
+  private let pieceSize: Int
   /// The encoding of the file being scanned.
   private(set) var encoding = TextBytes.Encoding.utf8
 
-  /// A scanner for `needle` (folded by `folding`); one buffer, reused for every file.
-  init(needle: [UInt8], folding: TextFolding, bufferSize: Int = TextScanner.bufferSize) {
+  /// A scanner for `needle` (folded by `folding`).
+  init(needle: [UInt8], folding: TextFolding, pieceSize: Int = TextScanner.pieceSize) {
     self.needle = needle
     self.folding = folding
-    capacity = max(bufferSize, needle.count * 8 + 1024)
-    buffer = .allocate(capacity: capacity)
+    ascii = ASCIINeedle(needle)
+    self.pieceSize = max(pieceSize, needle.count * 8 + 1024)
   }
 
-  deinit {
-    buffer.deallocate()
-  }
-
-  /// How far before a forced cut (a line longer than the buffer) a match may start and still
-  /// be found whole: a folded byte comes from at most four bytes, plus room for spaces that
+  /// How far before a forced cut (a line longer than a piece) a match may start and still be
+  /// found whole: a folded byte comes from at most four bytes, plus room for spaces that
   /// folding collapses.
   private var overlap: Int { needle.count * 4 + 256 }
 
-  /// Reads into the buffer after its first `count` bytes until it is full or the file ends;
-  /// true at the end of the file.
-  private func fill(_ descriptor: Int32, count: inout Int) throws -> Bool {
-    while count < capacity {
-      let got = read(descriptor, buffer + count, capacity - count)
-      if got < 0 {
-        if errno == EINTR { continue }
-        throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
-      }
-      if got == 0 { return true }
-      count += got
-    }
-    return false
+  @inline(__always) private static func isLineEnd(_ byte: UInt8) -> Bool {
+    byte == 0x0A || byte == 0x0D
   }
 
-  /// Calls `found` with the file bytes of the first match on each line, in order, until the
-  /// end of the file or until `found` returns false.
-  func scan(_ descriptor: Int32, found: (Range<Int>) -> Bool) throws -> Outcome {
-    var count = 0
-    var atEnd = try fill(descriptor, count: &count)
-    let all = UnsafeBufferPointer(start: buffer, count: count)
-    encoding = TextBytes.encoding(of: all)
+  /// Calls `found` with the file bytes of the first match on each line of `text`, in order,
+  /// until its end or until `found` returns false.
+  func scan(_ text: SearchedText, found: (Range<Int>) -> Bool) -> Outcome {
+    encoding = text.encoding
+    guard let base = text.base else { return .searched }
+    let count = text.count
     let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
-    let origin = count >= 3 && (0..<3).allSatisfy { buffer[$0] == bom[$0] } ? 3 : 0
-    let sample = UnsafeBufferPointer(
-      rebasing: all[origin..<min(count, origin + 8192)])
-    if let reason = BookText.notTextReason(sample, encoding: encoding) {
+    let origin = count >= 3 && (0..<3).allSatisfy { base[$0] == bom[$0] } ? 3 : 0
+    if let reason = SearchedText.notTextReason(
+      text.buffer(origin..<min(count, origin + 8192)), encoding: encoding)
+    {
       return .notText(reason)
     }
-    var bufferStart = 0
-    var begin = origin
+    var released = 0
+    func release(upTo position: Int) {
+      guard position - released >= Self.releaseEvery else { return }
+      text.release(released..<position)
+      released = position
+    }
+    // The next byte past ASCII at or after `start` (a line's start or the line end before
+    // it), `limit` when there is none before it: from the positions choosing the encoding
+    // noted, then by reading (past the first 4 MiB, or past as many as were noted).
+    var cursor = 0
+    func nextHigh(from start: Int, to limit: Int) -> Int {
+      guard start < text.highBytesEnd else {
+        return Self.nextHighByte(base, from: start, to: limit)
+      }
+      let noted = text.highBytes
+      while cursor < noted.count, noted[cursor] < start { cursor += 1 }
+      if cursor < noted.count { return min(noted[cursor], limit) }
+      return text.highBytesEnd >= limit
+        ? limit : Self.nextHighByte(base, from: text.highBytesEnd, to: limit)
+    }
+    // Always at a line's start, or at the line end before it.
+    var position = origin
+    while position < count {
+      let high = nextHigh(from: position, to: count)
+      // The start of the line that byte is on (the end of the text when there is none).
+      var special = high
+      while special < count, special > position, !Self.isLineEnd(base[special - 1]) {
+        special -= 1
+      }
+      if special > position, let ascii {
+        guard searchASCII(ascii, base, position..<special, found, release) else { return .searched }
+      }
+      release(upTo: special)
+      if high == count { break }
+      // The line holding that byte, and the next ones while such bytes come close together.
+      var end = lineEnd(base, from: high, count: count)
+      while end < count {
+        let limit = min(count, end + Self.foldedGap)
+        let next = nextHigh(from: end, to: limit)
+        guard next < limit else { break }
+        end = lineEnd(base, from: next, count: count)
+      }
+      guard searchFolded(base, special..<end, found, release) else { return .searched }
+      position = end
+    }
+    return .searched
+  }
+
+  /// The first line end at or after `from` (or `count`).
+  private func lineEnd(_ base: UnsafePointer<UInt8>, from: Int, count: Int) -> Int {
+    var position = from
+    while position < count, !Self.isLineEnd(base[position]) { position += 1 }
+    return position
+  }
+
+  /// The first byte past ASCII in `base[from..<to]`, or `to`: 32 bytes at a time.
+  static func nextHighByte(_ base: UnsafePointer<UInt8>, from: Int, to: Int) -> Int {
+    let highBits: UInt64 = 0x8080_8080_8080_8080
+    var position = from
+    let raw = UnsafeRawPointer(base)
+    while position + 32 <= to {
+      let words =
+        raw.loadUnaligned(fromByteOffset: position, as: UInt64.self)
+        | raw.loadUnaligned(fromByteOffset: position + 8, as: UInt64.self)
+        | raw.loadUnaligned(fromByteOffset: position + 16, as: UInt64.self)
+        | raw.loadUnaligned(fromByteOffset: position + 24, as: UInt64.self)
+      if words & highBits != 0 { break }
+      position += 32
+    }
+    while position < to, base[position] < 0x80 { position += 1 }
+    return position
+  }
+
+  /// The ASCII lines in `range` (whole lines, no byte past ASCII), searched unfolded.
+  private func searchASCII(
+    _ ascii: ASCIINeedle, _ base: UnsafePointer<UInt8>, _ range: Range<Int>,
+    _ found: (Range<Int>) -> Bool, _ release: (Int) -> Void
+  ) -> Bool {
+    var from = range.lowerBound
+    while from < range.upperBound {
+      // Candidates a window at a time, so the pages behind are given back as the scan goes.
+      let window = min(range.upperBound, from + Self.releaseEvery)
+      guard let match = ascii.first(in: base, from: from, candidates: window, end: range.upperBound)
+      else {
+        release(window)
+        if window == range.upperBound { return true }
+        from = window
+        continue
+      }
+      guard found(match) else { return false }
+      // One match per line: the next is looked for after this line's end.
+      from = lineEnd(base, from: match.upperBound, count: range.upperBound)
+    }
+    return true
+  }
+
+  /// `range` (whole lines) folded a piece at a time and searched folded; false when told to
+  /// stop.
+  private func searchFolded(
+    _ base: UnsafePointer<UInt8>, _ range: Range<Int>, _ found: (Range<Int>) -> Bool,
+    _ release: (Int) -> Void
+  ) -> Bool {
+    var begin = range.lowerBound
     var skipLine = false
-    while begin < count || !atEnd {
-      // Up to the last line end; a line longer than the buffer is cut `overlap` bytes before
-      // the buffer's end, and what is folded goes on to the end so a match across the cut is
-      // found whole.
-      var end = count
-      var foldEnd = count
-      if !atEnd {
-        var last = count - 1
-        while last >= begin, buffer[last] != 0x0A, buffer[last] != 0x0D { last -= 1 }
+    while begin < range.upperBound {
+      // Up to the last line end of the piece; a line longer than a piece is cut `overlap`
+      // bytes before the piece's end, and what is folded goes on to the end so a match across
+      // the cut is found whole.
+      let limit = min(range.upperBound, begin + pieceSize)
+      var end = limit
+      var foldEnd = limit
+      if limit < range.upperBound {
+        var last = limit - 1
+        while last >= begin, !Self.isLineEnd(base[last]) { last -= 1 }
         if last >= begin {
           end = last + 1
           foldEnd = end
         } else {
-          end = max(begin + 1, count - overlap)
-          while end > begin + 1, buffer[end] & 0xC0 == 0x80 { end -= 1 }
+          end = max(begin + 1, limit - overlap)
+          while end > begin + 1, base[end] & 0xC0 == 0x80 { end -= 1 }
         }
       }
       let folded = folding.fold(
-        UnsafeBufferPointer(start: buffer + begin, count: foldEnd - begin),
-        base: bufferStart + begin, encoding: encoding)
+        UnsafeBufferPointer(start: base + begin, count: foldEnd - begin), base: begin,
+        encoding: encoding)
       var from = 0
       if skipLine {
         if let lineEnd = folded.lineEnd(from: 0) {
@@ -112,8 +207,8 @@ final class TextScanner {
       while let match = folded.find(needle, from: from) {
         let start = folded.fileOffset(ofStart: match.lowerBound)
         // Past the cut: found again, whole, in the next piece.
-        if start >= bufferStart + end { break }
-        if !found(start..<folded.fileOffset(ofEnd: match.upperBound)) { return .searched }
+        if start >= end { break }
+        if !found(start..<folded.fileOffset(ofEnd: match.upperBound)) { return false }
         // One match per line: the next is looked for after this line's end.
         guard let lineEnd = folded.lineEnd(from: match.upperBound) else {
           skipLine = true
@@ -121,15 +216,9 @@ final class TextScanner {
         }
         from = lineEnd
       }
-      if atEnd { break }
-      // The rest of the buffer moves to its start, and more is read after it.
-      let rest = count - end
-      if rest > 0 { memmove(buffer, buffer + end, rest) }
-      bufferStart += end
-      count = rest
-      begin = 0
-      atEnd = try fill(descriptor, count: &count)
+      begin = end
+      release(begin)
     }
-    return .searched
+    return true
   }
 }

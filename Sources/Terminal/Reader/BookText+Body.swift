@@ -57,8 +57,15 @@ extension BookText {
     }
     seen = 0
     while lineEnd > start, seen < markerWindow, count - lineEnd < markerBytes {
-      let lineStart = index.lineStart(of: lineEnd, in: bytes)
-      guard lineStart >= start else { break }
+      // A line longer than a marker can be ends the search: it is the book's text (and its
+      // start, which only the whole text's index knows, is not needed).
+      var lineStart = lineEnd
+      while lineStart > start, lineEnd - lineStart <= markerLength,
+        !LineIndex.isLineEnd(bytes[lineStart - 1])
+      {
+        lineStart -= 1
+      }
+      guard lineEnd - lineStart <= markerLength else { break }
       if let text = text(lineStart..<lineEnd),
         isMarker(text, ["END OF THE PROJECT", "END OF THIS PROJECT", "END OF PROJECT"])
       {

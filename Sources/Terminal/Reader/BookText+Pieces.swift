@@ -57,6 +57,11 @@ extension BookText {
       offset -= 1
     }
     let lineStart = max(index.lineStart(of: offset, in: bytes), visible.lowerBound)
+    let shortEnd = lineEnd(
+      from: lineStart, limit: min(visible.upperBound, lineStart + Self.pieceSize + 1))
+    if shortEnd - lineStart <= Self.pieceSize {
+      return piece(ofShortLine: lineStart..<shortEnd, in: visible)
+    }
     var number = (offset - lineStart) / Self.pieceSize
     var start = anchor(lineStart: lineStart, number: number, limit: visible.upperBound)
     while number > 0,
@@ -69,6 +74,24 @@ extension BookText {
     return piece(lineStart: lineStart, number: number, start: start, limit: visible.upperBound)
   }
 
+  /// The piece holding the short line `line`: its paragraph when that is prose, else the
+  /// line itself, kept as written.
+  private func piece(ofShortLine line: Range<Int>, in visible: Range<Int>) -> TextPiece {
+    let paragraphs = Paragraphs(text: self)
+    guard !paragraphs.isBlankLine(line) else {
+      return TextPiece(
+        range: line, lineStart: line.lowerBound, number: 0, endsLine: true, layout: .asWritten)
+    }
+    let block = paragraphs.block(around: line, in: visible)
+    if block.isProse, let first = block.lines.first, let last = block.lines.last {
+      return TextPiece(
+        range: first.lowerBound..<last.upperBound, lineStart: first.lowerBound, number: 0,
+        endsLine: true, layout: .paragraph)
+    }
+    return TextPiece(
+      range: line, lineStart: line.lowerBound, number: 0, endsLine: true, layout: .asWritten)
+  }
+
   /// The piece after `piece` within `visible`, or nil at its end.
   func piece(after piece: TextPiece, in visible: Range<Int>) -> TextPiece? {
     if !piece.endsLine {
@@ -79,7 +102,7 @@ extension BookText {
     guard piece.range.upperBound < visible.upperBound else { return nil }
     let next = nextLineStart(afterEnd: piece.range.upperBound)
     guard next < visible.upperBound else { return nil }
-    return self.piece(lineStart: next, number: 0, start: next, limit: visible.upperBound)
+    return self.piece(containing: next, in: visible)
   }
 
   /// The piece before `piece` within `visible`, or nil at its start.

@@ -30,4 +30,34 @@ extension BookText {
     }
     return nil
   }
+
+  /// The last match of `needle` starting in `range`, searching back a chunk at a time.
+  func findLast(_ needle: String, in range: Range<Int>) -> Range<Int>? {
+    guard !needle.isEmpty, !range.isEmpty else { return nil }
+    let overlap = needle.utf8.count * 4 + 16
+    let options: String.CompareOptions = [.caseInsensitive, .diacriticInsensitive, .backwards]
+    var end = range.upperBound
+    while end > range.lowerBound {
+      var start = max(range.lowerBound, end - Self.searchChunk)
+      while start > range.lowerBound, bytes[start] & 0xC0 == 0x80 { start -= 1 }
+      // The chunk runs a little past `end`, so a match that starts before it is found whole.
+      var chunkEnd = min(bytes.count, end + overlap)
+      while chunkEnd < bytes.count, bytes[chunkEnd] & 0xC0 == 0x80 { chunkEnd += 1 }
+      let chunk = bytes.string(start..<chunkEnd)
+      var searchEnd = chunk.endIndex
+      while let found = chunk.range(
+        of: needle, options: options, range: chunk.startIndex..<searchEnd)
+      {
+        let lower = start + bytes.byteCount(of: chunk[..<found.lowerBound])
+        if lower < end {
+          let upper = start + bytes.byteCount(of: chunk[..<found.upperBound])
+          return lower..<min(upper, bytes.count)
+        }
+        // Starts past `end` (in the overlap): look before it.
+        searchEnd = chunk.index(before: found.upperBound)
+      }
+      end = start
+    }
+    return nil
+  }
 }

@@ -10,12 +10,24 @@ package struct BookText: Sendable {
   let bytes: TextBytes
   let index: LineIndex
   /// The lines of the book itself, without the PG header and footer (all lines when there are
-  /// no markers).
-  package let body: Range<Int>
+  /// no markers). Its end needs the line count: the whole text indexed.
+  package var body: Range<Int> {
+    bodyBytes.isEmpty
+      ? foldedHeaderLines..<foldedHeaderLines
+      : foldedHeaderLines..<max(foldedHeaderLines, lineCount - foldedFooterLines)
+  }
+  /// Lines folded before the body (the PG header).
+  package let foldedHeaderLines: Int
+  /// Lines folded after the body (the licence), counted from the end without the index.
+  package let foldedFooterLines: Int
   /// The bytes of those lines, from the first one's start to the last one's end.
   package let bodyBytes: Range<Int>
   /// Why the file is not text (NUL bytes, or mostly not UTF-8 at its start), or nil.
   package let notText: String?
+  /// The width its prose was wrapped at, in characters (see ``LineShape/wrapColumns(of:body:)``).
+  let wrapColumns: Int
+  /// Bytes per word of its prose (see ``LineShape/bytesPerWord(of:body:)``).
+  package let bytesPerWord: Double
 
   /// How many lines there are in all.
   package var lineCount: Int { index.lineCount }
@@ -42,22 +54,36 @@ package struct BookText: Sendable {
     guard notText == nil else {
       // Refused as it is: no pass over the rest (2 GB of a sparse file took seconds).
       index = LineIndex(TextBytes(data: Data()), origin: 0)
-      body = 0..<0
+      foldedHeaderLines = 0
+      foldedFooterLines = 0
       bodyBytes = origin..<origin
+      wrapColumns = LineShape.narrowestWrap
+      bytesPerWord = 6
       return
     }
     index = LineIndex(bytes, origin: origin)
     let found = Self.findBody(bytes, index: index)
     bodyBytes = found
-    if found.isEmpty {
-      let line = index.lineNumber(of: found.lowerBound, in: bytes)
-      body = line..<line
-    } else {
-      // The last body line's number counts the line ends before its end.
-      body =
-        index.lineNumber(of: found.lowerBound, in: bytes)..<index.lineNumber(
-          of: found.upperBound, in: bytes) + 1
+    wrapColumns = LineShape.wrapColumns(of: bytes, body: found)
+    bytesPerWord = LineShape.bytesPerWord(of: bytes, body: found)
+    foldedHeaderLines = index.lineNumber(of: found.lowerBound, in: bytes)
+    foldedFooterLines = found.isEmpty ? 0 : Self.linesAfter(found.upperBound, in: bytes)
+  }
+
+  /// The lines after the one that ends at `end` (the first byte of its line end, or the text's
+  /// end): the line ends from there on, less the one ending it, and a last line left open.
+  private static func linesAfter(_ end: Int, in bytes: TextBytes) -> Int {
+    var ends = 0
+    var position = end
+    while position < bytes.count {
+      let byte = bytes[position]
+      if byte == 0x0D || (byte == 0x0A && (position == end || bytes[position - 1] != 0x0D)) {
+        ends += 1
+      }
+      position += 1
     }
+    let open = bytes.count > end && !LineIndex.isLineEnd(bytes[bytes.count - 1]) ? 1 : 0
+    return max(0, ends + open - 1)
   }
 
   /// Where line `number` (from 0, clamped to the text) starts.
@@ -76,6 +102,14 @@ package struct BookText: Sendable {
   func lineEnd(from start: Int) -> Int {
     var position = start
     while position < bytes.count, !LineIndex.isLineEnd(bytes[position]) { position += 1 }
+    return position
+  }
+
+  /// The first line end at or after `start`, looking no further than `limit`.
+  func lineEnd(from start: Int, limit: Int) -> Int {
+    var position = start
+    let end = min(limit, bytes.count)
+    while position < end, !LineIndex.isLineEnd(bytes[position]) { position += 1 }
     return position
   }
 
@@ -126,8 +160,4 @@ package struct BookText: Sendable {
     return min(cells, 40)
   }
 
-  /// Lines folded before the body (the PG header).
-  package var foldedHeaderLines: Int { body.lowerBound }
-  /// Lines folded after the body (the licence).
-  package var foldedFooterLines: Int { lineCount - body.upperBound }
 }

@@ -14,10 +14,23 @@ extension Pager {
 
   /// Finds `word` (case- and accent-insensitive) after the first row, going on from the
   /// beginning when it is not found before the end, and moves to the row holding it.
-  package mutating func search(_ word: String) -> SearchOutcome {
+  /// `backward` (`?word`, `N`): the last match before the first row, going on from the end
+  /// when there is none.
+  package mutating func search(_ word: String, backward: Bool = false) -> SearchOutcome {
     lastSearch = word
     let needle = word.trimmingCharacters(in: .whitespaces)
     guard !needle.isEmpty, !visible.isEmpty else { return .notFound }
+    if backward {
+      if let found = text.findLast(needle, in: visible.lowerBound..<top) {
+        show(found)
+        return .found
+      }
+      if let found = text.findLast(needle, in: top..<visible.upperBound) {
+        show(found)
+        return .wrapped
+      }
+      return .notFound
+    }
     var cursor = cursor(at: top)
     let from = advance(&cursor) ? cursor.start : visible.upperBound
     if let found = text.find(needle, in: from..<visible.upperBound) {

@@ -11,8 +11,11 @@ package struct Pager: Sendable {
   package let text: BookText
   /// The title for the status line.
   package var title: String
-  /// Cells per line.
+  /// Cells per line: the window's width.
   package var width: Int
+  /// The width prose is wrapped to when it is narrower than the window (`--width`,
+  /// `:set width`); nil: the window's.
+  package var textWidth: Int?
   /// Rows of text per page (the status line comes on top of these).
   package var height: Int
   /// Show the PG header and licence too.
@@ -23,19 +26,33 @@ package struct Pager: Sendable {
   package internal(set) var lastSearch: String?
   /// The bytes of the match the last search moved to, marked on the page.
   package internal(set) var match: Range<Int>?
+  /// The reading speed the time left is worked out at, in words a minute (`GUTENBERG_WPM`).
+  package var wordsPerMinute = 250
+  /// Where the book's chapters start (its table of contents' entries), once known.
+  package var chapterStarts: [Int] = []
+  /// The rows of the pieces wrapped last (shared by copies: rows depend only on the text).
+  private let cache = RowCache()
 
   /// A pager at byte offset `top` (moved into the visible text).
   package init(
-    text: BookText, title: String, width: Int, height: Int, raw: Bool = false, top: Int? = nil
+    text: BookText, title: String, width: Int, height: Int, raw: Bool = false, top: Int? = nil,
+    textWidth: Int? = nil
   ) {
     self.text = text
     self.title = title
     self.width = max(20, width)
+    self.textWidth = textWidth
     self.height = max(3, height)
     self.raw = raw
     self.top = 0
     self.top = rowStart(containing: top ?? visible.lowerBound)
   }
+
+  /// The narrowest text width that can be asked for.
+  package static let narrowestText = 20
+
+  /// The cells rows are wrapped to: the window's width, or the text width when narrower.
+  var wrapWidth: Int { min(width, max(Self.narrowestText, textWidth ?? width)) }
 
   /// The bytes that can be shown: all of them with `raw`, else the body.
   package var visible: Range<Int> { raw ? text.allBytes : text.bodyBytes }
@@ -51,10 +68,16 @@ package struct Pager: Sendable {
     var start: Int { rows[row].start }
   }
 
+  /// The rows of `piece` at the width rows are wrapped to.
+  func rows(of piece: TextPiece) -> [TextRow] {
+    let width = wrapWidth
+    return cache.rows(of: piece, width: width) { text.rows(of: piece, width: width) }
+  }
+
   /// The row holding byte `offset`.
   func cursor(at offset: Int) -> Cursor {
     let piece = text.piece(containing: offset, in: visible)
-    let rows = text.rows(of: piece, width: width)
+    let rows = rows(of: piece)
     let row = rows.lastIndex { $0.start <= offset } ?? 0
     return Cursor(piece: piece, rows: rows, row: row)
   }
@@ -66,7 +89,7 @@ package struct Pager: Sendable {
       return true
     }
     guard let next = text.piece(after: cursor.piece, in: visible) else { return false }
-    cursor = Cursor(piece: next, rows: text.rows(of: next, width: width), row: 0)
+    cursor = Cursor(piece: next, rows: rows(of: next), row: 0)
     return true
   }
 
@@ -77,7 +100,7 @@ package struct Pager: Sendable {
       return true
     }
     guard let previous = text.piece(before: cursor.piece, in: visible) else { return false }
-    let rows = text.rows(of: previous, width: width)
+    let rows = rows(of: previous)
     cursor = Cursor(piece: previous, rows: rows, row: rows.count - 1)
     return true
   }
@@ -125,6 +148,28 @@ package struct Pager: Sendable {
     return true
   }
 
+  /// Moves `rows` display rows on (back when negative), as `j` and `k` do in less; false when
+  /// it cannot. Forward, it stops at the last page (the one that ends with the text's end).
+  @discardableResult
+  package mutating func scroll(by rows: Int) -> Bool {
+    guard !visible.isEmpty, rows != 0 else { return false }
+    var cursor = cursor(at: top)
+    var moved = 0
+    if rows > 0 {
+      guard !atEnd else { return false }
+      while moved < rows, advance(&cursor) { moved += 1 }
+      var probe = self
+      probe.top = cursor.start
+      if probe.atEnd { goToEnd() } else { top = cursor.start }
+    } else {
+      while moved < -rows, retreat(&cursor) { moved += 1 }
+      guard moved > 0 else { return false }
+      top = cursor.start
+    }
+    match = nil
+    return true
+  }
+
   /// Jumps to `percent` (0...100) of the visible text.
   package mutating func go(percent: Double) {
     let fraction = min(max(percent, 0), 100) / 100
@@ -151,7 +196,7 @@ package struct Pager: Sendable {
   package var topLine: Int { text.index.lineNumber(of: top, in: text.bytes) }
 
   /// The line number (1-based, within the visible text) of the first row.
-  package var lineNumber: Int { topLine - visibleLines.lowerBound + 1 }
+  package var lineNumber: Int { topLine - (raw ? 0 : text.foldedHeaderLines) + 1 }
 
   /// How far through the visible text the first row is, 0...100; 100 on the last page, which
   /// shows the end (the first row of a last page is rarely at the very end).
@@ -162,17 +207,48 @@ package struct Pager: Sendable {
 
   /// `Title · line 1,234 of 7,000 · 17%`, fitted to the width.
   package var statusLine: String {
+    // The count once the text is indexed (a large book's first page is shown before that).
+    let total = text.index.isComplete ? " of \(TextFormat.grouped(visibleLines.count))" : ""
+    let line = " · line \(TextFormat.grouped(lineNumber))\(total)"
+    let title = Sanitizer.title(title)
+    // The time left, as much of it as leaves the title whole (the chapter's first).
+    let times = timeLeft
+    let choices = [times, Array(times.prefix(1)), Array(times.suffix(1)), []]
     let position =
-      " · line \(TextFormat.grouped(lineNumber)) of \(TextFormat.grouped(visibleLines.count))"
-      + " · \(percent)%"
+      choices.lazy.map { line + $0.map { " · " + $0 }.joined() + " · \(percent)%" }.first {
+        DisplayWidth.cells(title) + DisplayWidth.cells($0) <= width
+      } ?? line + " · \(percent)%"
     let room = max(8, width - DisplayWidth.cells(position))
-    return DisplayWidth.truncate(Sanitizer.title(title), toCells: room) + position
+    return DisplayWidth.truncate(title, toCells: room) + position
+  }
+
+  /// `3 min left in chapter` (once the chapters are known) and `1 h 5 min in book`: the rest
+  /// of each at ``wordsPerMinute``, from the words the text's bytes hold.
+  var timeLeft: [String] {
+    let bytesPerMinute = text.bytesPerWord * Double(max(1, wordsPerMinute))
+    func minutes(_ bytes: Int) -> String {
+      let total = Int((Double(max(0, bytes)) / bytesPerMinute).rounded(.up))
+      return total < 60 ? "\(total) min" : "\(total / 60) h \(total % 60) min"
+    }
+    var parts: [String] = []
+    if !chapterStarts.isEmpty {
+      let end = chapterStarts.first { $0 > top } ?? visible.upperBound
+      parts.append("\(minutes(end - top)) left in chapter")
+    }
+    parts.append("\(minutes(visible.upperBound - top)) in book")
+    return parts
   }
 
   /// The keys, for the prompt line.
   package static let keys =
     "Enter/n next · p prev · g N% or g LINE · gg first · G last · /word, then n or / · "
     + "toc, toc N · b [note] mark · bookmarks, g bN, b -N · q quit"
+
+  /// The keys on a terminal, where they need no Enter (for `h`).
+  package static let singleKeys =
+    "Space/f next · b back · j/k a line · d/u half · g/G first/last · 50% or 120g · "
+    + "/word ?word, n/N · m mark (and a note) · ' go to a mark · r repaint · "
+    + ": a command (toc, toc N, marks, g 50%, set width 72) · q quit"
 
   /// Goes to the last page: the one whose rows end with the text's last row.
   package mutating func goToEnd() {
@@ -197,7 +273,7 @@ extension Pager: LineRendering {
       if let match, let word = lastSearch, match.lowerBound < max(end, row.start + 1),
         match.upperBound > row.start
       {
-        lines += Self.mark(word, in: row.text, width: copy.width, style: style)
+        lines += Self.mark(word, in: row.text, width: copy.wrapWidth, style: style)
       } else {
         lines.append(row.text)
       }

@@ -30,6 +30,9 @@ package enum PagerCommand: Sendable, Hashable {
   case contents
   /// `toc 3`: go to entry 3 of the table of contents.
   case contentsEntry(Int)
+  /// `set width 72`: wrap the text to 72 cells (or the window, when narrower); `set width`
+  /// alone (or `auto`): to the window.
+  case setWidth(Int?)
   /// `q`.
   case quit
   /// `?` or `h`.
@@ -68,6 +71,17 @@ package enum PagerCommand: Sendable, Hashable {
     if words.first == "b" || words.first == "B" {
       // The note is kept as typed, inner spaces included.
       return .mark(String(text.dropFirst()).trimmingCharacters(in: .whitespaces))
+    }
+    if words.count >= 2, words.count <= 3, words[0].lowercased() == "set",
+      words[1].lowercased() == "width"
+    {
+      guard words.count == 3, words[2].lowercased() != "auto", words[2] != "0" else {
+        return .setWidth(nil)
+      }
+      if let number = Int(words[2]), number >= Pager.narrowestText, number <= 1000 {
+        return .setWidth(number)
+      }
+      return .unknown(line)
     }
     if words.first?.lowercased() == "toc", words.count == 2, let number = Int(words[1]),
       number > 0

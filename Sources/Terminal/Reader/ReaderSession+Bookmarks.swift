@@ -17,11 +17,13 @@ extension ReaderSession {
         bookmark.note = note
         bookmark.updatedAt = Date()
         try await service.saveBookmark(bookmark)
+        lastMark = bookmark.key
         output.print("b\(index + 1): note changed")
         return
       }
       let added = try await service.addBookmark(
         id: id, byteOffset: pager.top, quote: quote, note: note)
+      lastMark = added.key
       let number = (try await service.bookmarks(id: id)).firstIndex { $0.key == added.key } ?? 0
       output.print(
         "bookmarked b\(number + 1) at \(pager.percent)%: \(BookmarkText.shortQuote(quote))")

@@ -14,37 +14,51 @@ package final class ReaderSession {
   let service: CatalogService
   let output: TerminalOutput
   let input: any LineSource
+  /// Single keys on a terminal (nil: lines, as piped or on a dumb terminal).
+  let keys: (any KeySource)?
 
   /// A list taller than the window, shown a window at a time: its heading, its lines, and the
   /// first line of the window on screen.
-  private struct Listing {
+  struct Listing {
     var heading: [String]
     var lines: [String]
     var top: Int
   }
 
-  private var listing: Listing?
+  var listing: Listing?
   private var contents: TableOfContents?
-  private var searching = false
+  var searching = false
+  /// Whether the last search went backwards (`?word`): `n` goes on that way, `N` the other.
+  var searchingBackward = false
+  /// Where the reader was before its last jump (a search, a mark, `g`), for `''`.
+  var beforeJump: Int?
+  /// The number typed before a key (`50%`, `120g`, `5j`).
+  var count: Int?
+  /// The key of the mark made last in this session, for `'` and Enter.
+  var lastMark: String?
+  /// True while a key is awaited at the prompt (a resize then draws the prompt again).
+  var waitingForKey = false
   /// A short note for the prompt's line, where it is seen under the page.
-  private var pending: String?
+  var pending: String?
 
   /// A reader of book `id` on `pager`, saving its place through `service`.
   package init(
-    pager: Pager, id: Int, service: CatalogService, output: TerminalOutput, input: any LineSource
+    pager: Pager, id: Int, service: CatalogService, output: TerminalOutput, input: any LineSource,
+    keys: (any KeySource)? = nil
   ) {
     self.pager = pager
     self.id = id
     self.service = service
     self.output = output
     self.input = input
+    self.keys = keys
   }
 
-  private var style: Style { output.style }
+  var style: Style { output.style }
 
   /// A note for the prompt's line; without a prompt (piped lines), a line of its own.
-  private func note(_ text: String) {
-    if input.isInteractive {
+  func note(_ text: String) {
+    if input.isInteractive || keys != nil {
       pending = text
     } else {
       output.print(style.dim(text))
@@ -67,7 +81,14 @@ package final class ReaderSession {
           "(Project Gutenberg header (\(pager.text.foldedHeaderLines) lines) and licence "
             + "(\(pager.text.foldedFooterLines) lines) folded; --raw shows them)"))
     }
+    // Before the first page, so its status line already says the time left in the chapter
+    // (as every later one does) when the text is indexed whole.
+    findChapters()
     show()
+    if let keys {
+      defer { keys.stop() }
+      return await runKeys(keys)
+    }
     while true {
       let prompt = pending.map { "\($0) : " } ?? ": "
       pending = nil
@@ -77,14 +98,7 @@ package final class ReaderSession {
         if input.isInteractive, !input.editsLines { output.print("") }
         break
       }
-      // Another program cut the file short or replaced it: what is mapped no longer matches
-      // the disk, so the book is closed (its position kept) rather than shown half as zeros.
-      if let change = pager.text.bytes.change() {
-        output.printError(
-          "error: the file of book \(id) \(change) while it was open; closed it (`read \(id)` "
-            + "opens it again)")
-        return .dataError
-      }
+      if fileChanged() { return .dataError }
       let command = PagerCommand.parse(line, searching: searching)
       if case .again = command {} else { searching = false }
       if await perform(command) == false {
@@ -97,8 +111,41 @@ package final class ReaderSession {
     return .ok
   }
 
+  /// True (after one line saying so) when another program cut the file short or replaced it:
+  /// what is mapped no longer matches the disk, so the book is closed (its position kept)
+  /// rather than shown half as zeros.
+  func fileChanged() -> Bool {
+    guard let change = pager.text.bytes.change() else { return false }
+    output.printError(
+      "error: the file of book \(id) \(change) while it was open; closed it (`read \(id)` "
+        + "opens it again)")
+    return true
+  }
+
+  /// Works out the table of contents once the first page is on screen, for the time left in
+  /// the chapter on the status line: here for a text indexed whole, off the main actor for a
+  /// large one (its first page comes before its index).
+  private func findChapters() {
+    let text = pager.text
+    let visible = pager.visible
+    guard !text.index.isComplete else {
+      let table = TableOfContents(text, in: visible)
+      contents = table
+      pager.chapterStarts = table.entries.map(\.offset)
+      return
+    }
+    Task { [weak self] in
+      let table = await Task.detached(priority: .utility) {
+        TableOfContents(text, in: visible)
+      }.value
+      guard let self else { return }
+      if self.contents == nil { self.contents = table }
+      self.pager.chapterStarts = table.entries.map(\.offset)
+    }
+  }
+
   /// Runs one command; false for `q`.
-  private func perform(_ command: PagerCommand) async -> Bool {
+  func perform(_ command: PagerCommand) async -> Bool {
     let wasListing = listing != nil
     if case .next = command, listing != nil { return showMoreOfListing() }
     listing = nil
@@ -150,8 +197,12 @@ package final class ReaderSession {
       await listBookmarks()
     case .bookmark(let number):
       await goTo(bookmark: number)
+    case .setWidth(let width):
+      pager.textWidth = width
+      show()
+      note(width.map { "(text width \($0))" } ?? "(text width: the window's)")
     case .help:
-      output.print(style.dim(Pager.keys))
+      output.print(style.dim(keys == nil ? Pager.keys : Pager.singleKeys))
     case .quit:
       return false
     case .unknown(let text):
@@ -178,6 +229,7 @@ package final class ReaderSession {
     } else {
       show()
     }
+    if keys != nil, waitingForKey { writeKeyPrompt() }
   }
 
   /// Cuts the pages to the window as it is now (a pipe or a test keeps its size).
@@ -220,7 +272,7 @@ package final class ReaderSession {
   }
 
   /// Enter on a list taller than the window: its next window, or the page after its end.
-  private func showMoreOfListing() -> Bool {
+  func showMoreOfListing() -> Bool {
     guard var shown = listing else { return true }
     if shown.top + listingRows >= shown.lines.count {
       listing = nil
@@ -236,15 +288,18 @@ package final class ReaderSession {
   // MARK: - Moves
 
   /// Searches and shows the match; a note when the search went on from the beginning.
-  private func search(_ word: String, notFound: String) {
-    switch pager.search(word) {
+  func search(_ word: String, notFound: String, backward: Bool = false) {
+    let from = pager.top
+    switch pager.search(word, backward: backward) {
     case .found:
       searching = true
+      beforeJump = from
       show()
     case .wrapped:
       searching = true
+      beforeJump = from
       show()
-      note("(search wrapped to the beginning)")
+      note(backward ? "(search wrapped to the end)" : "(search wrapped to the beginning)")
     case .notFound:
       output.printError(notFound)
     }
@@ -263,7 +318,7 @@ package final class ReaderSession {
     show()
   }
 
-  private func savePosition() async {
+  func savePosition() async {
     do {
       try await service.setReadingPosition(
         id: id,

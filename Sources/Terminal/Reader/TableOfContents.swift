@@ -33,11 +33,35 @@ package struct TableOfContents: Sendable {
     let skipped = Self.contentsTable(lines)?.lines ?? 0..<0
     entries = lines.indices.compactMap { number -> Entry? in
       let line = lines[number]
-      guard !skipped.contains(number), line.afterBlank, Self.isHeading(line.text) else {
+      guard !skipped.contains(number), line.afterBlank, Self.isHeading(line.text),
+        Self.isBare(line.text) || Self.isSetOff(number, in: lines)
+      else {
         return nil
       }
       return Entry(title: line.text, offset: line.offset)
     }.prefix(Self.maximumEntries).map { $0 }
+  }
+
+  /// Lines a heading's block may have: the heading and a title or two under it.
+  static let headingBlockLines = 3
+
+  /// True when line `number` starts a block of at most ``headingBlockLines`` short lines set
+  /// off by blank lines (or the text's ends): a heading's shape, never a paragraph's first line.
+  static func isSetOff(_ number: Int, in lines: [Line]) -> Bool {
+    var end = number
+    while end < lines.count, !lines[end].text.isEmpty {
+      if lines[end].text.hasPrefix("\u{0}") { return false }
+      end += 1
+      if end - number > headingBlockLines { return false }
+    }
+    return true
+  }
+
+  /// True for a heading word and its number alone (`CHAPTER IV.`, `Letter 2`): a heading even
+  /// when the text follows on the next line without a blank one.
+  static func isBare(_ text: String) -> Bool {
+    let words = text.split(separator: " ")
+    return words.count == 2 && headingWords.contains(words[0].uppercased())
   }
 
   /// A line short enough to be a heading, trimmed and sanitised; blank lines are kept (empty).
@@ -101,7 +125,8 @@ package struct TableOfContents: Sendable {
     var next = 0
     for number in table.lines.upperBound..<lines.count where next < keys.count {
       let line = lines[number]
-      guard !line.text.isEmpty, !line.text.hasPrefix("\u{0}") else { continue }
+      // A heading is a line of its own: one a paragraph's text runs into is not.
+      guard !line.text.isEmpty, !line.text.hasPrefix("\u{0}"), line.afterBlank else { continue }
       // Most lines are prose: one that starts with an ASCII letter or digit no candidate
       // starts with cannot be its heading, and is passed over without working out its key.
       if let first = line.text.utf8.first, let upper = asciiUpper(first),
@@ -112,13 +137,23 @@ package struct TableOfContents: Sendable {
       let lineKey = key(line.text)
       // An entry the text never repeats is passed over (a few at most).
       for candidate in next..<min(next + 3, keys.count)
-      where matches(lineKey, keys[candidate]) {
+      where matches(lineKey, keys[candidate])
+        && isTitle(extraWords(of: line.text, beyond: keys[candidate]))
+      {
         found.append(Entry(title: table.entries[candidate], offset: line.offset))
         next = candidate + 1
         break
       }
     }
     return found
+  }
+
+  /// The words of `text` past those of the table's entry `key`: what a heading adds to its
+  /// entry (`The Storm` after `CHAPTER I.`), or a sentence that merely begins with the entry.
+  static func extraWords(of text: String, beyond key: String) -> ArraySlice<String> {
+    let words = text.split(separator: " ").map(String.init)
+    let count = key.split(separator: " ").count
+    return words.count > count ? words[count...] : []
   }
 
   /// An ASCII letter in upper case, or a digit; nil for anything else (whose key may start
@@ -175,10 +210,21 @@ package struct TableOfContents: Sendable {
     // `Chapter` or `CHAPTER`, not `chapter` in the middle of a sentence.
     let capitalised = first.first?.isUppercase == true
     if capitalised, headingWords.contains(upper), words.count >= 2 {
-      return isNumeral(words[1])
+      return isNumeral(words[1]) && isTitle(words.dropFirst(2))
     }
     if words.count == 1, first == upper, standaloneHeadings.contains(upper) { return true }
     return words.count == 1 && isRoman(first) && text.count <= 8
+  }
+
+  /// True when the words after a heading's number read as its title, not as a sentence: at
+  /// most a dozen, and each of four letters or more capitalised (`The Last of the Spirits`,
+  /// `THE STORM`), where a sentence has small words (`five was the one she liked best`).
+  static func isTitle(_ words: ArraySlice<String>) -> Bool {
+    guard words.count <= 12 else { return false }
+    return words.allSatisfy { word in
+      let letters = word.filter(\.isLetter)
+      return letters.count < 4 || letters.first?.isUppercase == true
+    }
   }
 
   /// Digits, a Roman numeral or a number word.

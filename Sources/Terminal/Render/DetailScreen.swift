@@ -18,6 +18,8 @@ package struct DetailScreen: Sendable, Hashable {
   package var hints: [String]
   /// Where the book was downloaded (a `(missing)` note when the file is gone).
   package var downloads: [String] = []
+  /// The book's last progress sync record (`on Kobo: 42%, 2 h ago`), if any.
+  package var progress: String?
 
   /// The keys shown under a book.
   package static let defaultHints = [
@@ -82,6 +84,7 @@ extension DetailScreen: LineRendering {
     lines += field("Formats", TextFormat.grouped(book.formats.count))
     lines += field("Favourite", isFavorite ? "yes (*)" : "no")
     lines += downloadLines(labelWidth: labelWidth, width: width, style: style)
+    if let progress { lines += field("Progress", progress) }
     lines += field("Id", String(book.id))
     lines += ScreenParts.urlField(
       "URL", gutenbergURL, labelWidth: labelWidth, width: width, style: style)

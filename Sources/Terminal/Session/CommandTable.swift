@@ -138,6 +138,23 @@ enum CommandTable {
       return .read(row: try PromptParser.number(first, what: "row"))
     },
     CommandSpec(
+      ["send"],
+      help: [
+        Entry(
+          "send [N] DIR",
+          "put book N (or the one shown) on an e-reader: its folder, or mail:ADDRESS")
+      ]
+    ) { args, _, _ throws(PromptParser.Failure) in
+      var words = args[...]
+      var row: Int?
+      if let first = words.first, first.allSatisfy(\.isNumber) {
+        row = try PromptParser.number(first, what: "row")
+        words = words.dropFirst()
+      }
+      let destination = words.isEmpty ? nil : words.joined(separator: " ")
+      return .send(row: row, to: destination)
+    },
+    CommandSpec(
       ["grep"],
       help: [
         Entry("grep WORDS", "find WORDS in every downloaded text, with the command to read there")

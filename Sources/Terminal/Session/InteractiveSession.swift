@@ -230,7 +230,10 @@ package final class InteractiveSession {
       }
     case .reloadDetail(let id): await detail?.load(id: id)
     case .readDownloads(let id):
-      send(.downloads(id: id, paths: await bookActions?.downloads(id) ?? []))
+      send(
+        .downloads(
+          id: id, paths: await bookActions?.downloads(id) ?? [],
+          progress: await bookActions?.progress(id) ?? nil))
     case .loadFavorites: await favorites.reload()
     case .favoritesPage(let page): await favorites.goTo(page: page)
     case .refreshFavorites: await favorites.refresh()
@@ -263,6 +266,9 @@ package final class InteractiveSession {
         return send(.failed("searching the library is not available here"))
       }
       await actions.grep(words)
+    case .send(let book, let destination):
+      await bookActions?.send(book, destination)
+      if state.window.height != nil { send(.redraw) }
     }
   }
 
@@ -305,7 +311,7 @@ package final class InteractiveSession {
       fileURLWithPath: path.map { HomePath.expand($0) }
         ?? "gutenberg-favorites-\(TextFormat.date(now(), timeZone: .gmt)).json")
     do {
-      let count = try await service.exportFavorites(to: file)
+      let count = try await service.transfer.exportFavorites(to: file)
       send(.said(ExportConfirmation(count: count, path: file.path).text))
     } catch {
       send(.failed(error.description))
@@ -313,15 +319,23 @@ package final class InteractiveSession {
   }
 
   private func importFile(_ path: String) async {
-    let data: Data
+    let document: ImportSource.Document
     do {
-      data = try await ImportSource.read(HomePath.expand(path))
+      document = try await ImportSource.open(HomePath.expand(path))
     } catch {
       return send(.failed("cannot read \(path): \(Self.reason(error))"))
     }
     do {
       // The lists on screen hear the change through their view models.
-      let summary = try await service.importFavorites(data, source: path)
+      let summary: ImportSummary
+      switch document {
+      case .bytes(let data):
+        summary = try await service.transfer.importFavorites(data, source: path)
+      case .file(let descriptor):
+        defer { close(descriptor) }
+        summary = try await service.transfer.importFavorites(
+          fileDescriptor: descriptor, source: path)
+      }
       send(
         .said(
           "Imported from \(path): \(summary.added) added, \(summary.updated) updated, "

@@ -34,6 +34,9 @@ package enum PromptCommand: Sendable, Hashable {
   case read(row: Int?)
   /// Find words in every downloaded text (`grep WORDS`, as `gutenberg library search`).
   case grep(String)
+  /// Put a row's book (or the book shown) on an e-reader (`send N DIR`, `send N mail:ADDRESS`;
+  /// without a destination, the last one used).
+  case send(row: Int?, to: String?)
   case offline(Bool)
   case export(path: String?)
   case importFile(path: String)

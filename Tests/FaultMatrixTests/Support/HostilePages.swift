@@ -32,11 +32,13 @@ final class HostilePages: Requestable {
     let known = try await engine.send(request)
     let page = try JSONSerialization.jsonObject(with: known.body) as? [String: Any] ?? [:]
     let results = (page["results"] as? [Any] ?? []).prefix(4)
-    let offeredObjects = try offered.map { try JSONSerialization.jsonObject(with: $0) }
-    let body = try JSONSerialization.data(withJSONObject: [
-      "count": offered.count + results.count, "next": NSNull(), "previous": NSNull(),
-      "results": offeredObjects + Array(results),
-    ])
+    // The offered books as written (a number no JSON library reads stays as it is).
+    let knownBooks = try results.map { try JSONSerialization.data(withJSONObject: $0) }
+    var body = Data(
+      #"{"count": \#(offered.count + results.count), "next": null, "previous": null, "results": ["#
+        .utf8)
+    body += Data((offered + knownBooks).joined(separator: Data(",".utf8)))
+    body += Data("]}".utf8)
     return HTTPResponse(
       status: 200, headers: ["Content-Type": "application/json"], body: body, url: request.url)
   }

@@ -1,6 +1,8 @@
 import GRDB
 
-extension FavoritesStore {
+/// The favourites file's tables (favourites, library, reading positions, bookmarks, the
+/// library's contents) and their migrations, apart from the store that reads and writes them.
+enum FavoritesSchema {
   /// "GTBF" in the SQLite header marks a gutenberg favourites file.
   static let applicationID: UInt32 = 0x4754_4246
 
@@ -76,6 +78,24 @@ extension FavoritesStore {
               updated_at INTEGER NOT NULL
             );
             CREATE INDEX bookmark_by_book ON bookmark (id, byte_offset, created_at);
+            """)
+      }
+      migrator.registerMigration("v5-library-contents") { db in
+        // What `library search` needs of a downloaded text besides its words (where the book
+        // lies without PG's header and licence, its chapters), worked out when the download
+        // is recorded; kept apart from `download`, whose rows are listed often.
+        try db.execute(
+          sql: """
+            CREATE TABLE download_contents (
+              id INTEGER NOT NULL,
+              format TEXT NOT NULL,
+              size INTEGER NOT NULL,
+              version INTEGER NOT NULL,
+              body_start INTEGER NOT NULL,
+              body_end INTEGER NOT NULL,
+              chapters BLOB NOT NULL,
+              PRIMARY KEY (id, format)
+            );
             """)
       }
       return migrator
