@@ -6,7 +6,7 @@ import Foundation
 /// it. What is held per book is its id and where its JSON lies; the books themselves are on
 /// disk. Only the delta is written: the base is never rebuilt.
 ///
-/// The same rules as reading them all first (``GutendexEngine/deltaIndex(upserting:)``): a
+/// The same rules as reading them all first (``CatalogueUpsert/deltaIndex(upserting:)``): a
 /// book is added when the catalogue lacks it, updated when its JSON differs from the copy held
 /// then (the delta's, the base's, or an earlier pending copy); one the index cannot store is
 /// left out and named; one cut to the index's limits goes in cut, and is named too.
@@ -76,7 +76,7 @@ struct DeltaBuilder {
   }
 
   /// Whether a book's latest copy differs from the catalogue's (what
-  /// ``GutendexEngine/changes(upserting:)`` finds): when none does, nothing need be written.
+  /// ``CatalogueUpsert/changes(upserting:)`` finds): when none does, nothing need be written.
   func hasChanges() throws -> Bool {
     for id in latest.keys {
       guard let json = try latestJSON(id), let current = engine.bookJSON(id: id) else {

@@ -39,7 +39,7 @@ enum ScaledCatalogue {
     let fresh = try SyncFixture.newBooks(1000, firstID: firstNew, seed: 11)
     let serverBase = try CatalogueSnapshot.engine(mapping: base.path)
     let serverDelta = root.appendingPathComponent("server-delta.gdxindex")
-    try serverBase.deltaIndex(upserting: fresh).index.write(to: serverDelta)
+    try serverBase.upsert.deltaIndex(upserting: fresh).index.write(to: serverDelta)
     let server = LoopbackServer(
       handler: try CatalogueSnapshot.engine(mapping: base.path, delta: serverDelta.path))
     let url = try await server.start()

@@ -14,7 +14,7 @@ enum SyncBenchmark {
     let newBooks = try SyncFixture.newBooks(
       1000, firstID: (context.engine.bookIDs.last ?? 80_000) + 1)
     // The server holds every book in one index (the client's data dir gets a delta).
-    let merged = try context.engine.mergedIndex(upserting: newBooks)
+    let merged = try context.engine.upsert.mergedIndex(upserting: newBooks)
     let engine = try CatalogueSnapshot.engine(from: merged.index)
     let server = LoopbackServer(handler: engine)
     let url = try await server.start()
@@ -153,7 +153,7 @@ enum SyncBenchmark {
     Report.progress("figure 14: a server of the snapshot plus 10,000 new books")
     let newBooks = try SyncFixture.newBooks(
       10_000, firstID: (context.engine.highestID ?? 80_000) + 1, seed: 7)
-    let merged = try context.engine.mergedIndex(upserting: newBooks)
+    let merged = try context.engine.upsert.mergedIndex(upserting: newBooks)
     let server = LoopbackServer(handler: try CatalogueSnapshot.engine(from: merged.index))
     let url = try await server.start()
     let output = context.scratch.appendingPathComponent("sync-10k.txt").path

@@ -85,7 +85,7 @@ struct BoundedBuildTests {
       var builder = try DeltaBuilder(engine: index, in: directory)
       defer { builder.close() }
       for book in books { try builder.add(book) }
-      let expected = index.changes(upserting: books)
+      let expected = index.upsert.changes(upserting: books)
       #expect(try builder.hasChanges() == !(expected.added.isEmpty && expected.updated.isEmpty))
       #expect(builder.added.sorted() == expected.added, "\(books.count) books")
       #expect(Set(expected.updated).isSubset(of: builder.updated))

@@ -71,7 +71,7 @@ struct NewBooksQuery: Sendable {
     for (index, arrival) in arrivals.enumerated() { slot[arrival.id] = Int32(index) }
     // Per arrival in the catalogue (and in the languages): its reason's rank (3 for none).
     var found: [(arrival: Int32, rank: UInt8)] = []
-    engine.forEachFacets(of: Set(slot.keys)) { facets in
+    BookFacets.forEach(of: Set(slot.keys), in: engine) { facets in
       guard let index = slot[facets.id] else { return }
       if !wanted.isEmpty, !facets.languages.contains(where: { wanted.contains($0.lowercased()) }) {
         return
@@ -87,7 +87,7 @@ struct NewBooksQuery: Sendable {
     let items = found.prefix(limit ?? found.count).compactMap { entry -> NewBooks.Item? in
       let arrival = arrivals[Int(entry.arrival)]
       guard let json = engine.bookJSON(id: arrival.id), let book = try? Book.decode(from: json),
-        let facets = engine.facets(id: arrival.id)
+        let facets = BookFacets.of(id: arrival.id, in: engine)
       else { return nil }
       return NewBooks.Item(
         book: book, added: arrival.added, issued: arrival.issued,

@@ -11,49 +11,50 @@ public struct BookFacets: Sendable, Hashable {
   public var bookshelves: [String]
   /// Language codes.
   public var languages: [String]
-}
 
-extension GutendexEngine {
-  /// The facets of book `id` as the engine serves it (the delta's copy first), nil when there
-  /// is none.
-  public func facets(id: Int) -> BookFacets? {
-    guard let record = try? record(id: id) else { return nil }
-    return BookFacets(
-      id: id, authors: record.authors.map(\.name), subjects: record.subjects,
-      bookshelves: record.bookshelves, languages: record.languages)
+  init(_ record: BookRecord) {
+    id = record.id
+    authors = record.authors.map(\.name)
+    subjects = record.subjects
+    bookshelves = record.bookshelves
+    languages = record.languages
   }
 
-  /// Calls `body` with the facets of each book of `ids` the engine holds (the delta's copy
+  /// The facets of book `id` as `engine` serves it (the delta's copy first), nil when there is
+  /// none.
+  public static func of(id: Int, in engine: GutendexEngine) -> BookFacets? {
+    guard let record = try? engine.record(id: id) else { return nil }
+    return BookFacets(record)
+  }
+
+  /// Calls `body` with the facets of each book of `ids` that `engine` holds (the delta's copy
   /// first), in no particular order: the delta is read once as a stream; the base's books are
   /// looked up one by one when they are few, else the base is read as a stream too. Nothing
   /// is held but the book at hand (thousands of arrivals ranked after a sync or a refresh).
-  public func forEachFacets(of ids: Set<Int>, _ body: (BookFacets) -> Void) {
+  public static func forEach(
+    of ids: Set<Int>, in engine: GutendexEngine, _ body: (BookFacets) -> Void
+  ) {
     var rest = ids
-    func facets(_ record: BookRecord) -> BookFacets {
-      BookFacets(
-        id: record.id, authors: record.authors.map(\.name), subjects: record.subjects,
-        bookshelves: record.bookshelves, languages: record.languages)
-    }
     // A stream stopped by a damaged record leaves its books to the lookups below, which pass
     // over that one alone.
-    if let delta {
+    if let delta = engine.delta {
       let held: (Int) -> Bool = { ids.contains(delta.id(at: $0)) }
       try? delta.forEachRecord(where: held) { record in
         rest.remove(record.id)
-        body(facets(record))
+        body(BookFacets(record))
       }
     }
-    if case .mapped(let books) = storage, rest.count > books.bookCount / 64 {
+    if case .mapped(let books) = engine.storage, rest.count > books.bookCount / 64 {
       let wanted = rest
       let held: (Int) -> Bool = { wanted.contains(books.id(at: $0)) }
       try? books.forEachRecord(where: held) { record in
         // A base book the delta replaces was answered from the delta.
         guard rest.remove(record.id) != nil else { return }
-        body(facets(record))
+        body(BookFacets(record))
       }
     }
     for id in rest.sorted() {
-      if let found = self.facets(id: id) { body(found) }
+      if let found = of(id: id, in: engine) { body(found) }
     }
   }
 }
