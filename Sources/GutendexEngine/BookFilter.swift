@@ -77,24 +77,9 @@ struct BookFilter: Sendable {
 
     func matches(_ position: Int) -> Bool {
       if let ids, !ids.contains(books.id(at: position)) { return false }
-      if let copyright, !copyright.contains(books.copyright(at: position)) { return false }
       if let languageFlags, !books.anyLanguage(at: position, in: languageFlags) { return false }
       if let mimeFlags, !books.anyMimeType(at: position, in: mimeFlags) { return false }
-      if authorYearStart != nil || authorYearEnd != nil {
-        if !books.hasAuthors(at: position) { return false }
-        // Two independent conditions: different authors may satisfy start and end.
-        if let start = authorYearStart,
-          !books.anyAuthor(
-            at: position, { birth, death in Self.year(birth, death) { $0 >= start } })
-        {
-          return false
-        }
-        if let end = authorYearEnd,
-          !books.anyAuthor(at: position, { birth, death in Self.year(birth, death) { $0 <= end } })
-        {
-          return false
-        }
-      }
+      if !passesColumnTests(at: position, in: books) { return false }
       if let topicFlags {
         if !books.hasTopics(at: position) || !books.anyTopic(at: position, in: topicFlags) {
           return false
@@ -143,6 +128,33 @@ struct BookFilter: Sendable {
       }
     }
     return result
+  }
+
+  /// Whether any tests of the columns of the book at `position` are on it: the copyright and
+  /// the author years, which no posting list answers.
+  var hasColumnTests: Bool {
+    copyright != nil || authorYearStart != nil || authorYearEnd != nil
+  }
+
+  /// Whether the book at `position` passes the tests of its columns (copyright, author years).
+  func passesColumnTests(at position: Int, in books: some BookColumns) -> Bool {
+    if let copyright, !copyright.contains(books.copyright(at: position)) { return false }
+    if authorYearStart != nil || authorYearEnd != nil {
+      if !books.hasAuthors(at: position) { return false }
+      // Two independent conditions: different authors may satisfy start and end.
+      if let start = authorYearStart,
+        !books.anyAuthor(
+          at: position, { birth, death in Self.year(birth, death) { $0 >= start } })
+      {
+        return false
+      }
+      if let end = authorYearEnd,
+        !books.anyAuthor(at: position, { birth, death in Self.year(birth, death) { $0 <= end } })
+      {
+        return false
+      }
+    }
+    return true
   }
 
   /// True when the birth or the death year is known and passes `test` (SQL: null never does).

@@ -10,6 +10,9 @@ struct ByteTable: Sendable {
 
   var count: Int { offsets.count - 1 }
 
+  /// The bytes of entry `index`.
+  func entry(_ index: Int) -> ArraySlice<UInt8> { bytes[offsets[index]..<offsets[index + 1]] }
+
   /// Folds case like the server's case-insensitive match (see ``UpperFold``).
   static func fold(_ string: String) -> [UInt8] { UpperFold.bytes(string) }
 

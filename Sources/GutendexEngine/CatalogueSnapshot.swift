@@ -1,5 +1,6 @@
 import CZlib
 import Foundation
+import Gutendex
 
 /// The embedded catalogue's file format: an index that a query reads in place.
 ///
@@ -16,6 +17,30 @@ public enum CatalogueSnapshot {
   public static func make(fromJSONLines data: Data) throws -> Data {
     let bytes = data.starts(with: [0x1F, 0x8B]) ? try Zlib.gunzip(data) : Array(data)
     return try make(records: GutendexEngine.readLines(bytes))
+  }
+
+  /// Writes an index file at `url` of the books `books` hands to its function one at a time
+  /// (JSON objects in the server's shape, in any order; a later copy of an id replaces the
+  /// earlier; a book the server would hide is left out), in bounded memory: the books wait in
+  /// nameless temporary files beside `url`, and the index is written as a stream. Returns how
+  /// many books it holds. A failure removes what it wrote of `url`.
+  public static func writeIndex(
+    to url: URL, keepingSummaries: Bool = true,
+    books: (_ add: (Data) throws -> Void) throws -> Void
+  ) throws -> Int {
+    var index = try StreamedIndex(in: url.deletingLastPathComponent())
+    defer { index.close() }
+    var number = 0
+    try books { data in
+      var reader = JSONParser(Array(data), options: BookRecord.jsonOptions)
+      do {
+        if let record = try BookRecord.read(from: &reader) { try index.add(record) }
+      } catch let error as JSONParseError {
+        throw EngineError.badJSON(book: number, offset: error.offset, reason: error.reason)
+      }
+      number += 1
+    }
+    return try index.write(to: url, keepingSummaries: keepingSummaries)
   }
 
   /// Loads an engine from a snapshot held in memory (a private copy is kept).
@@ -75,22 +100,20 @@ public enum CatalogueSnapshot {
   }
 
   /// `keepingSummaries` stores each book's summaries in its record and says so in the header's
-  /// flags (the embedded snapshot leaves them out; a synced local catalogue keeps them).
+  /// flags (the embedded snapshot leaves them out; a synced local catalogue keeps them). The
+  /// index writer's temporary files go in the system's temporary directory (an index small
+  /// enough to be made in memory never needs one).
   static func make(records unsorted: [BookRecord], keepingSummaries: Bool = false) throws -> Data {
     let records = unsorted.sorted { $0.id < $1.id }
     for (left, right) in zip(records, records.dropFirst()) where left.id == right.id {
       throw EngineError.duplicateID(left.id)
     }
-    var writer = IndexWriter(keepingSummaries: keepingSummaries)
-    var recordTable = ByteTable()
-    for record in records { recordTable.append(try writer.add(record)) }
-    let bytes = recordTable.bytes
+    var writer = try IndexWriter(
+      keepingSummaries: keepingSummaries, in: FileManager.default.temporaryDirectory)
+    defer { writer.close() }
+    for record in records { try writer.add(record) }
     var out: [UInt8] = []
-    try writer.write(
-      records: IndexWriter.Records(
-        count: bytes.count, checksum: checksum(bytes),
-        write: { write in try bytes.withUnsafeBytes(write) })
-    ) { out.append(contentsOf: $0) }
+    try writer.write { out.append(contentsOf: $0) }
     return Data(out)
   }
 
@@ -108,7 +131,9 @@ public enum CatalogueSnapshot {
 
   /// A record's fields the fixed columns do not hold: title, people, topics, languages,
   /// media type and formats, as varints and string-table ids.
-  static func encode(_ record: BookRecord, strings: inout StringTable, summaries: Bool = false)
+  static func encode(
+    _ record: BookRecord, strings: inout StringInterner, summaries: Bool = false
+  )
     throws -> [UInt8]
   {
     var sink = ByteSink()
@@ -146,21 +171,6 @@ public enum CatalogueSnapshot {
       for summary in record.summaries { sink.block(Array(summary.utf8)) }
     }
     return sink.bytes
-  }
-
-  /// Distinct byte strings with ids, compared byte for byte (Swift's `String` equality would
-  /// merge canonically equivalent spellings, and the JSON must keep the server's bytes).
-  struct StringTable {
-    private var ids: [[UInt8]: Int] = [:]
-    private(set) var table = ByteTable()
-
-    mutating func id(_ bytes: [UInt8]) -> Int {
-      if let id = ids[bytes] { return id }
-      let id = table.count
-      table.append(bytes)
-      ids[bytes] = id
-      return id
-    }
   }
 
   /// Replaces each occurrence of the id (not inside a longer number) by the id slot byte.

@@ -69,6 +69,9 @@ extension GutendexEngine {
     case .memory(let books):
       return filter.positions(in: books).count
     case .mapped(let books):
+      if books.postings != nil {
+        return IndexedQuery(filter: filter, base: books, delta: delta, shadow: shadow).count()
+      }
       guard let delta else { return filter.positions(in: books).count }
       return hits(filter, base: books, delta: delta).count
     }

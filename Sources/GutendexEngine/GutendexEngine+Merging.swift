@@ -12,75 +12,8 @@ extension GutendexEngine {
     }
   }
 
-  /// What ``mergedIndex(upserting:)`` made: the new index file and what changed.
-  public struct Merge: Sendable {
-    /// The index file's bytes (summaries kept).
-    public var index: Data
-    /// Ids of books the engine did not have.
-    public var added: [Int]
-    /// Ids of books whose JSON changed.
-    public var updated: [Int]
-    /// How many books the new index holds.
-    public var bookCount: Int
-  }
-
-  /// An index of this engine's books with `books` (raw JSON in the server's shape) upserted:
-  /// a given book replaces the one with its id, so a synced copy overrides the snapshot's.
-  /// A book the server would hide (null title or download count) removes nothing.
-  public func mergedIndex(upserting books: [Data]) throws -> Merge {
-    var incoming: [Int: BookRecord] = [:]
-    for (number, data) in books.enumerated() {
-      var reader = JSONParser(Array(data), options: BookRecord.jsonOptions)
-      do {
-        if let record = try BookRecord.read(from: &reader) { incoming[record.id] = record }
-      } catch {
-        throw EngineError.badJSON(book: number, offset: error.offset, reason: error.reason)
-      }
-    }
-    var records = try allRecords()
-    var added: [Int] = []
-    var updated: [Int] = []
-    for index in records.indices {
-      guard let fresh = incoming.removeValue(forKey: records[index].id) else { continue }
-      if fresh.json != records[index].json { updated.append(fresh.id) }
-      records[index] = fresh
-    }
-    added = incoming.keys.sorted()
-    records += incoming.values
-    let index = try CatalogueSnapshot.make(records: records, keepingSummaries: true)
-    return Merge(index: index, added: added, updated: updated.sorted(), bookCount: records.count)
-  }
-
-  /// The delta index of this engine with `books` (raw JSON in the server's shape) upserted: the
-  /// delta's books, plus each given book that is new or differs from this engine's answer.
-  /// Only the delta is written, so a sync costs what it brings, not the whole catalogue.
-  public func deltaIndex(upserting books: [Data]) throws -> Merge {
-    try deltaIndex(upserting: IncomingBooks(books))
-  }
-
-  /// ``deltaIndex(upserting:)`` of books already read (a sync reads them once for this and
-  /// for ``changes(upserting:)``). A book that cannot be read or stored is left out (the
-  /// caller has ``IncomingBooks/notes`` to say so); one cut to the index's limits goes in cut.
-  func deltaIndex(upserting books: IncomingBooks) throws -> Merge {
-    var records: [Int: BookRecord] = [:]
-    for record in try deltaRecords() { records[record.id] = record }
-    var added: Set<Int> = []
-    var updated: Set<Int> = []
-    for case .book(let fresh, _) in books.records {
-      if let current = records[fresh.id]?.json ?? bookJSON(id: fresh.id).map(Array.init) {
-        guard current != fresh.json else { continue }
-        if !added.contains(fresh.id) { updated.insert(fresh.id) }
-      } else {
-        added.insert(fresh.id)
-      }
-      records[fresh.id] = fresh
-    }
-    let index = try CatalogueSnapshot.make(records: Array(records.values), keepingSummaries: true)
-    let newInDelta = records.keys.count { !baseHolds($0) }
-    return Merge(
-      index: index, added: added.sorted(), updated: updated.sorted(),
-      bookCount: baseBookCount + newInDelta)
-  }
+  /// The indexes this engine's books make with others upserted (a sync's, a bench's).
+  public var upsert: CatalogueUpsert { CatalogueUpsert(engine: self) }
 
   /// Whether the base (not the delta) holds book `id`.
   func baseHolds(_ id: Int) -> Bool {
@@ -88,28 +21,6 @@ extension GutendexEngine {
     case .memory(let books): books.position(of: id) != nil
     case .mapped(let books): books.position(of: id) != nil
     }
-  }
-
-  /// What upserting `books` would change, without building anything: the ids it would add
-  /// and those whose JSON differs from this engine's (a cheap check before a rebuild).
-  public func changes(upserting books: [Data]) -> (added: [Int], updated: [Int]) {
-    changes(upserting: IncomingBooks(books))
-  }
-
-  /// ``changes(upserting:)`` of books already read.
-  func changes(upserting books: IncomingBooks) -> (added: [Int], updated: [Int]) {
-    var latest: [Int: [UInt8]] = [:]
-    for case .book(let record, _) in books.records { latest[record.id] = record.json }
-    var added: [Int] = []
-    var updated: [Int] = []
-    for (id, json) in latest {
-      guard let current = bookJSON(id: id) else {
-        added.append(id)
-        continue
-      }
-      if Data(json) != current { updated.append(id) }
-    }
-    return (added.sorted(), updated.sorted())
   }
 
   /// Every book, in id order, decoded (the delta's replacing the base's).
@@ -150,17 +61,20 @@ struct IncomingBooks {
   var records: [Read]
 
   init(_ books: [Data]) {
-    records = books.map { data in
-      var reader = JSONParser(Array(data), options: BookRecord.jsonOptions)
-      do throws(JSONParseError) {
-        guard let record = try BookRecord.read(from: &reader) else { return .hidden }
-        switch IndexLimits.fit(record) {
-        case .kept(let fitted, let cuts): return .book(fitted, cuts: cuts)
-        case .skipped(let problem): return .outOfRange(problem)
-        }
-      } catch {
-        return .unreadable(error)
+    records = books.map { Self.read(Array($0)) }
+  }
+
+  /// One book, read.
+  static func read(_ bytes: [UInt8]) -> Read {
+    var reader = JSONParser(bytes, options: BookRecord.jsonOptions)
+    do throws(JSONParseError) {
+      guard let record = try BookRecord.read(from: &reader) else { return .hidden }
+      switch IndexLimits.fit(record) {
+      case .kept(let fitted, let cuts): return .book(fitted, cuts: cuts)
+      case .skipped(let problem): return .outOfRange(problem)
       }
+    } catch {
+      return .unreadable(error)
     }
   }
 

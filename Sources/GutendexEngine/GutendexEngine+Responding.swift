@@ -69,6 +69,17 @@ extension GutendexEngine {
         position throws(EngineError) in books.record(at: Int(position))
       }
     case .mapped(let books):
+      if books.postings != nil {
+        // Posting lists and the popular order: only what the page needs is read.
+        let prepared = IndexedQuery(filter: filter, base: books, delta: delta, shadow: shadow)
+          .prepare()
+        let delta = self.delta
+        return list(count: prepared.count, query: query, link: link, slice: prepared.hits) {
+          hit throws(EngineError) in
+          if hit.inDelta, let delta { return try delta.record(at: Int(hit.position)) }
+          return try books.record(at: Int(hit.position))
+        }
+      }
       guard let delta else {
         return list(matches: filter.positions(in: books), query: query, link: link) {
           position throws(EngineError) in try books.record(at: Int(position))
@@ -121,7 +132,17 @@ extension GutendexEngine {
     matches: [Match], query: QueryString, link: (String) -> String,
     record: (Match) throws(EngineError) -> BookRecord
   ) -> Result<[UInt8], QueryFailure> {
-    let count = matches.count
+    list(
+      count: matches.count, query: query, link: link, slice: { Array(matches[$0]) },
+      record: record)
+  }
+
+  /// A page of the `count` books a query found, those of a range given by `slice` (in order),
+  /// as the server paginates them.
+  private func list<Match>(
+    count: Int, query: QueryString, link: (String) -> String,
+    slice: (Range<Int>) -> [Match], record: (Match) throws(EngineError) -> BookRecord
+  ) -> Result<[UInt8], QueryFailure> {
     let pages = max(1, (count + Self.pageSize - 1) / Self.pageSize)
     let requested = query.value("page").flatMap { $0.isEmpty ? nil : $0 } ?? "1"
     let page: Int
@@ -134,7 +155,7 @@ extension GutendexEngine {
       page = number
     }
     let start = (page - 1) * Self.pageSize
-    let slice = matches[start..<min(count, start + Self.pageSize)]
+    let slice = slice(start..<min(count, start + Self.pageSize))
 
     var json = JSONWriter(capacity: 2048 * slice.count + 256)
     json.raw(#"{"count":"#)

@@ -22,6 +22,8 @@ public final class GutendexEngine: Requestable {
   let delta: MappedCatalogue?
   /// How many delta books the base does not hold.
   let deltaAdded: Int
+  /// The base books the delta replaces (found once, as the engine opens).
+  let shadow: IndexedQuery.Shadow
   /// The words "did you mean" picks from, read on first use (a `Mutex` is `Sendable`).
   let vocabularyCache = Mutex<Vocabulary?>(nil)
 
@@ -44,13 +46,10 @@ public final class GutendexEngine: Requestable {
 
   /// The ids of every book, ascending.
   public var bookIDs: [Int] {
-    let base: [Int]
-    switch storage {
-    case .memory(let books): base = (0..<books.bookCount).map(books.id(at:))
-    case .mapped(let books): base = (0..<books.bookCount).map(books.id(at:))
-    }
-    guard let delta else { return base }
-    return Array(Set(base).union((0..<delta.bookCount).map(delta.id(at:)))).sorted()
+    var ids: [Int] = []
+    ids.reserveCapacity(bookCount)
+    forEachBookID { ids.append($0) }
+    return ids
   }
 
   /// The ids of the delta's books, ascending.
@@ -91,15 +90,15 @@ public final class GutendexEngine: Requestable {
     storage = .memory(RecordColumns(sortedRecords: sorted))
     delta = nil
     deltaAdded = 0
+    shadow = .none
   }
 
   init(mapped: MappedCatalogue, delta: MappedCatalogue? = nil) {
     storage = .mapped(mapped)
     self.delta = delta
-    deltaAdded =
-      delta.map { delta in
-        (0..<delta.bookCount).count { mapped.position(of: delta.id(at: $0)) == nil }
-      } ?? 0
+    let shadow = IndexedQuery.Shadow(base: mapped, delta: delta)
+    self.shadow = shadow
+    deltaAdded = (delta?.bookCount ?? 0) - shadow.positions.count
   }
 
   /// Every check of the index files behind the engine, beyond those made when they were

@@ -12,13 +12,13 @@
 ///   topics, strings, records, ...) are checked by ``MappedCatalogue/verifyChecksums()``,
 ///   which `gutenberg doctor` runs.
 /// - Values: ids ascending and in ``IndexLimits/ids``, download counts in range, the popular
-///   order a list of positions.
+///   order a list of positions, each book's rank (version 4) one of them.
 enum IndexCheck {
   /// Sections up to this size are checked against their CRC-32 at every open.
   static let smallSection = 64 << 10
 
   /// The sections checked at open besides the small ones.
-  static let columns: [IndexSection] = [.ids, .downloads, .popular, .copyright]
+  static let columns: [IndexSection] = [.ids, .downloads, .popular, .copyright, .ranks]
 
   /// Throws when `ranges` (in file order) are not the writer's layout after `tableEnd` in a
   /// file of `fileSize` bytes.
@@ -68,7 +68,7 @@ enum IndexCheck {
   /// Throws when the per-book columns hold values the writer never writes.
   static func columns(
     ids: UnsafeRawBufferPointer, downloads: UnsafeRawBufferPointer,
-    popular: UnsafeRawBufferPointer, books: Int
+    popular: UnsafeRawBufferPointer, ranks: UnsafeRawBufferPointer?, books: Int
   ) throws(EngineError) {
     var previous = -1
     for position in 0..<books {
@@ -83,6 +83,12 @@ enum IndexCheck {
       let rank = int32(popular, position)
       guard rank >= 0, rank < books else {
         throw .badSnapshot("the popular order names position \(rank) of \(books)")
+      }
+      if let ranks {
+        let own = int32(ranks, position)
+        guard own >= 0, own < books else {
+          throw .badSnapshot("book \(id) has rank \(own) of \(books)")
+        }
       }
     }
   }

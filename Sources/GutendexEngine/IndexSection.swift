@@ -38,6 +38,24 @@ enum IndexSection: Int, CaseIterable {
   /// bytes, UInt32 per word (how many texts hold it), then the accented words' unaccented
   /// forms, sorted, with UInt32 per form (its word's number). Version 3 on.
   case wordOffsets, words, wordCounts, accentKeyOffsets, accentKeys, accentWords
+  /// Int32 per book: its rank in the popular order (the `popular` section inverted), so a
+  /// query's few matches are put in that order without walking it. Version 4 on, like all
+  /// that follow.
+  case ranks
+  /// The distinct tokens of the upper-folded titles (runs of bytes between spaces), in the
+  /// order first met: a search term, which holds no space, is in a title exactly when it is in
+  /// one of its tokens, so a search reads these (a fraction of the titles) and their books.
+  case tokenOffsets, tokens
+  /// Posting lists (``PostingLists``): per token, per author name, per topic, per language
+  /// and per MIME type, the positions of the books that have it, ascending.
+  case tokenBookOffsets, tokenBooks
+  case nameBookOffsets, nameBooks
+  case topicBookOffsets, topicBooks
+  case languageBookOffsets, languageBooks
+  case mimeTypeBookOffsets, mimeTypeBooks
+  /// UInt32 per vocabulary word: the words' numbers in byte order (the words section is by
+  /// length first), the vocabulary as a trie that "did you mean" walks within its edits.
+  case lexicon
 
   /// Bytes before the first section: magic, version, section count, book count, flags.
   static let headerSize = 24
@@ -45,11 +63,30 @@ enum IndexSection: Int, CaseIterable {
   static let entrySize = 24
   static let magic = Array("GDXINDEX".utf8)
   /// 2: titles, names and topics are upper-folded (version 1 held them lower-cased). 3: the
-  /// vocabulary sections follow the records.
-  static let version: UInt32 = 3
+  /// vocabulary sections follow the records. 4: the ranks, title tokens, posting lists and the
+  /// vocabulary's lexicon follow the vocabulary.
+  static let version: UInt32 = 4
+  /// Version 3 files (a local catalogue synced before version 4) are read too: without their
+  /// postings, queries walk the columns as they did then.
+  static let versionWithoutPostings: UInt32 = 3
   /// Version 2 files (a local catalogue synced before version 3) are read too: they lack the
   /// vocabulary, which is then built from the books on first use.
   static let versionWithoutVocabulary: UInt32 = 2
+  /// How many sections a file of `version` has (nil for a version this reader does not know).
+  static func sectionCount(version: UInt32) -> Int? {
+    switch version {
+    case Self.version: allCases.count
+    case versionWithoutPostings: allCases.count - postings.count
+    case versionWithoutVocabulary: allCases.count - postings.count - vocabulary.count
+    default: nil
+    }
+  }
+  /// The sections version 4 added, in file order.
+  static let postings: [IndexSection] = [
+    .ranks, .tokenOffsets, .tokens, .tokenBookOffsets, .tokenBooks, .nameBookOffsets,
+    .nameBooks, .topicBookOffsets, .topicBooks, .languageBookOffsets, .languageBooks,
+    .mimeTypeBookOffsets, .mimeTypeBooks, .lexicon,
+  ]
   /// The vocabulary's sections, in file order.
   static let vocabulary: [IndexSection] = [
     .wordOffsets, .words, .wordCounts, .accentKeyOffsets, .accentKeys, .accentWords,

@@ -28,6 +28,9 @@ final class MappedCatalogue: BookColumns, @unchecked Sendable {
   private let records: MappedTable
   /// The vocabulary the index writer stored, nil in a version 2 file.
   let storedVocabulary: Vocabulary?
+  /// The ranks, title tokens and posting lists, nil in a file older than version 4 (whose
+  /// queries walk the columns).
+  let postings: IndexPostings?
 
   /// Reads and checks the header and the section table; the sections are read when used.
   init(region: ByteRegion) throws(EngineError) {
@@ -42,15 +45,15 @@ final class MappedCatalogue: BookColumns, @unchecked Sendable {
     guard file.count >= IndexSection.headerSize, file.starts(with: IndexSection.magic) else {
       throw .badSnapshot("not a catalogue index")
     }
-    let hasVocabulary = uint32(8) == IndexSection.version
-    let sectionCount =
-      IndexSection.allCases.count - (hasVocabulary ? 0 : IndexSection.vocabulary.count)
-    let tableEnd = IndexSection.headerSize + IndexSection.entrySize * sectionCount
-    guard hasVocabulary || uint32(8) == IndexSection.versionWithoutVocabulary,
+    let version = uint32(8)
+    guard let sectionCount = IndexSection.sectionCount(version: version),
       uint32(12) == UInt32(sectionCount)
     else {
       throw .badSnapshot("unknown index version \(uint32(8)) with \(uint32(12)) sections")
     }
+    let hasVocabulary = version >= IndexSection.versionWithoutPostings
+    let hasPostings = version >= IndexSection.version
+    let tableEnd = IndexSection.headerSize + IndexSection.entrySize * sectionCount
     guard file.count >= tableEnd else { throw .badSnapshot("truncated section table") }
     let books = Int(uint32(16))
     var sections: [UnsafeRawBufferPointer] = []
@@ -110,13 +113,32 @@ final class MappedCatalogue: BookColumns, @unchecked Sendable {
       (.recordOffsets, .records),
     ]
     if hasVocabulary { tables += [(.wordOffsets, .words), (.accentKeyOffsets, .accentKeys)] }
+    if hasPostings {
+      try expect(.ranks, 4 * books)
+      try expect(.lexicon, section(.wordCounts).count)
+      tables.append((.tokenOffsets, .tokens))
+      // A list per entry of its pool: the offsets have as many entries as the pool's.
+      for (lists, pool) in [
+        (IndexSection.tokenBookOffsets, IndexSection.tokenOffsets),
+        (.nameBookOffsets, .authorNameOffsets), (.topicBookOffsets, .topicOffsets),
+        (.languageBookOffsets, .languageOffsets), (.mimeTypeBookOffsets, .mimeTypeOffsets),
+      ] {
+        try expect(lists, section(pool).count)
+      }
+      for lists in PostingWriter.Kind.allCases.map(\.sections) {
+        tables.append(lists)
+        guard (1...4).contains(widths[lists.bytes.rawValue]) else {
+          throw .badSnapshot("section \(lists.bytes) has a bad width")
+        }
+      }
+    }
     for (offsets, bytes) in tables {
       try IndexCheck.offsets(section(offsets), end: section(bytes).count, offsets)
     }
     try IndexCheck.checksums(sections, checksums)
     try IndexCheck.columns(
       ids: section(.ids), downloads: section(.downloads), popular: section(.popular),
-      books: books)
+      ranks: hasPostings ? section(.ranks) : nil, books: books)
     bookCount = books
     hasSummaries = uint32(20) & IndexSection.summariesFlag != 0
     self.sections = sections
@@ -142,7 +164,23 @@ final class MappedCatalogue: BookColumns, @unchecked Sendable {
     records = table(.recordOffsets, .records)
     storedVocabulary =
       hasVocabulary
-      ? Vocabulary(region: region, ranges: IndexSection.vocabulary.map { ranges[$0.rawValue] })
+      ? Vocabulary(
+        region: region, ranges: IndexSection.vocabulary.map { ranges[$0.rawValue] },
+        lexicon: hasPostings ? ranges[IndexSection.lexicon.rawValue] : nil)
+      : nil
+    func postingLists(_ kind: PostingWriter.Kind) -> PostingLists {
+      let (offsets, bytes) = kind.sections
+      return PostingLists(
+        offsets: section(offsets), bytes: section(bytes), width: widths[bytes.rawValue],
+        bookCount: books)
+    }
+    postings =
+      hasPostings
+      ? IndexPostings(
+        ranks: section(.ranks), tokens: table(.tokenOffsets, .tokens),
+        tokenBooks: postingLists(.token), nameBooks: postingLists(.name),
+        topicBooks: postingLists(.topic), languageBooks: postingLists(.language),
+        mimeTypeBooks: postingLists(.mimeType))
       : nil
   }
 
@@ -282,6 +320,45 @@ final class MappedCatalogue: BookColumns, @unchecked Sendable {
           stringBytes: { Array(strings.mappedEntry($0)) }))
     }
     return result
+  }
+
+  /// Calls `body` with every book (each position `wanted` accepts), in id order, decoded one at
+  /// a time: the records are read with `pread` a megabyte of whole entries at a time (not
+  /// through the mapping, whose pages would stay resident), the string table once, each of its
+  /// strings decoded once. What is held is the table, not the books (for writing another index
+  /// from this one, or ranking a refresh's arrivals).
+  func forEachRecord(
+    where wanted: (Int) -> Bool = { _ in true }, _ body: (BookRecord) throws -> Void
+  ) throws {
+    let pool = region.read(strings.bytes)
+    var cache = [String?](repeating: nil, count: strings.count)
+    func poolBytes(_ index: Int) -> ArraySlice<UInt8> {
+      let start = min(strings.offset(index), pool.count)
+      return pool[start..<min(max(start, strings.offset(index + 1)), pool.count)]
+    }
+    var first = 0
+    while first < bookCount {
+      let start = records.offset(first)
+      var last = first + 1
+      while last < bookCount, records.offset(last + 1) - start <= 1 << 20 { last += 1 }
+      let end = max(start, records.offset(last))
+      let piece = region.read((records.bytes.lowerBound + start)..<(records.bytes.lowerBound + end))
+      for position in first..<last where wanted(position) {
+        let from = min(max(0, records.offset(position) - start), piece.count)
+        let to = min(max(from, records.offset(position + 1) - start), piece.count)
+        try body(
+          try record(
+            at: position, bytes: Array(piece[from..<to]),
+            string: { index in
+              if let known = cache[index] { return known }
+              let decoded = String(decoding: poolBytes(index), as: UTF8.self)
+              cache[index] = decoded
+              return decoded
+            },
+            stringBytes: { Array(poolBytes($0)) }))
+      }
+      first = last
+    }
   }
 
   /// Decodes the book at `position` from its record's bytes, with pool strings from `string`

@@ -33,6 +33,9 @@ struct Vocabulary: @unchecked Sendable {
   private let keyOffsets: UnsafeRawBufferPointer
   private let keys: UnsafeRawBufferPointer
   private let keyWords: UnsafeRawBufferPointer
+  /// The words' numbers in byte order (version 4), nil for a vocabulary without it (built from
+  /// the books, or read from an older index), whose near words are found by a scan.
+  private let lexicon: UnsafeRawBufferPointer?
   /// How many words there are.
   let count: Int
   private let keyCount: Int
@@ -40,14 +43,17 @@ struct Vocabulary: @unchecked Sendable {
   private var others: [Vocabulary] = []
 
   /// The vocabulary whose sections lie at `ranges` (in ``VocabularySections`` order) of
-  /// `region`. A damaged section gives wrong words, never a read outside it.
-  init(region: ByteRegion, ranges: [Range<Int>]) {
+  /// `region`, with its lexicon at `lexicon`. A damaged section gives wrong words, never a read
+  /// outside it.
+  init(region: ByteRegion, ranges: [Range<Int>], lexicon: Range<Int>? = nil) {
     self.region = region
-    let parts = ranges.map { range in
+    func part(_ range: Range<Int>) -> UnsafeRawBufferPointer {
       UnsafeRawBufferPointer(
         rebasing: region.buffer[
           min(range.lowerBound, region.count)..<min(range.upperBound, region.count)])
     }
+    let parts = ranges.map(part)
+    self.lexicon = lexicon.map(part)
     wordOffsets = parts[0]
     words = parts[1]
     frequencies = parts[2]
@@ -90,7 +96,7 @@ struct Vocabulary: @unchecked Sendable {
     return UnsafeRawBufferPointer(rebasing: bytes[start..<end])
   }
 
-  private func word(_ index: Int) -> UnsafeRawBufferPointer {
+  func word(_ index: Int) -> UnsafeRawBufferPointer {
     Self.entry(index, offsets: wordOffsets, bytes: words)
   }
 
@@ -167,6 +173,11 @@ struct Vocabulary: @unchecked Sendable {
   private func ownNeighbours(of word: [UInt8]) -> [(word: Word, distance: Int)] {
     let letters = String(decoding: word, as: UTF8.self).unicodeScalars.count
     let limit = EditDistance.tolerance(forLength: letters)
+    if let lexicon, lexicon.count / 4 == count {
+      return LexiconWalk(vocabulary: self, lexicon: lexicon).neighbours(of: word, limit: limit)
+        .map { (Word(bytes: $0.bytes, frequency: frequency(at: $0.number)), $0.distance) }
+        .sorted { ($0.distance, -$0.word.frequency) < ($1.distance, -$1.word.frequency) }
+    }
     var found: [(word: Word, distance: Int)] = []
     var rows = EditDistance.Rows(length: word.count)
     // Only words whose length is within the limit can be near: they lie together.

@@ -9,6 +9,8 @@ struct VocabularySections {
   /// In ``IndexSection`` order: word offsets, words, counts, accent key offsets, accent keys,
   /// accent words.
   private(set) var sections: [[UInt8]] = []
+  /// ``IndexSection/lexicon``: UInt32 per word, the words' numbers in byte order.
+  private(set) var lexicon: [UInt8] = []
 
   /// Reads every text `forEachText` gives, twice: once to count words by hash (no word is
   /// copied), once to keep the words common enough.
@@ -50,6 +52,8 @@ struct VocabularySections {
       Self.uint32s(table.offsets), table.bytes, Self.uint32s(frequencies),
       Self.uint32s(keys.offsets), keys.bytes, Self.uint32s(accented.map(\.word)),
     ]
+    lexicon = Self.uint32s(
+      words.indices.sorted { words[$0].lexicographicallyPrecedes(words[$1]) })
   }
 
   /// Little-endian 32-bit numbers (the vocabulary's counts and offsets are far below 2³²).

@@ -143,6 +143,7 @@ enum EmbeddedQueryBenchmark {
           (rss[firstPage.name] ?? Samples()).median / 1_048_576, allRSS.max / 1_048_576)),
       at: 1)
     rows.insert(try openingRow(context), at: 2)
+    rows += try await scaledRows(context)
     let quitOnly = wall[browser[0].name] ?? Samples()
     let session = wall[browser[1].name] ?? Samples()
     rows.append(
@@ -155,6 +156,59 @@ enum EmbeddedQueryBenchmark {
           (session.median - quitOnly.median) * 1e3, (session.median - quitOnly.median) * 1e3 / 3)
       ))
     return rows
+  }
+
+  /// Issue 36: the same cold queries over a local catalogue four times the snapshot's size
+  /// against one of its size (each a base and a delta of the same 1,000 synced books),
+  /// interleaved: a page is found from the popular order and the delta, a search from the
+  /// posting lists, so neither should cost more with the larger catalogue.
+  static func scaledRows(_ context: BenchContext) async throws -> [ResultRow] {
+    let one = try await ScaledCatalogue.catalogue(1, context)
+    let four = try await ScaledCatalogue.catalogue(4, context)
+    let runs = context.count(15, minimum: 5)
+    let commands: [(name: String, arguments: [String], target: ResultRow.Target)] = [
+      ("first page (`list`)", ["list"], .ratioAtMost(1.1)),
+      ("`list --search dickens`", ["list", "--search", "dickens"], .ratioAtMost(1.3)),
+      ("`list --search shakespere` (suggests)", ["list", "--search", "shakespere"], .none),
+      ("`list --language fr --page 20`", ["list", "--language", "fr", "--page", "20"], .none),
+    ]
+    Report.progress(
+      "figure 7: cold queries of a 4x catalogue against a 1x one, \(runs) runs each")
+    let output = context.scratch.appendingPathComponent("scaled-query.txt").path
+    var samples: [String: (one: Samples, four: Samples)] = [:]
+    for round in 0...runs {
+      for command in commands {
+        for catalogue in [one, four] {
+          let outcome = try await BenchRun(
+            executable: context.binaries.gutenberg,
+            arguments: command.arguments + [
+              "--source", "local", "--data-dir", catalogue.dataDirectory.path,
+            ], output: output
+          ).run()
+          let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+          guard outcome.exitStatus == 0, command.name.contains("shakespere") || text.contains("\t")
+          else {
+            throw BenchError(
+              "\(command.name) failed (status \(outcome.exitStatus)): \(text.prefix(300))")
+          }
+          guard round > 0 else { continue }
+          var pair = samples[command.name] ?? (Samples(), Samples())
+          if catalogue.books == one.books {
+            pair.one.append(outcome.seconds)
+          } else {
+            pair.four.append(outcome.seconds)
+          }
+          samples[command.name] = pair
+        }
+      }
+    }
+    return commands.map { command in
+      let pair = samples[command.name] ?? (Samples(), Samples())
+      return ResultRow(
+        figure: "7. cold \(command.name), 4x catalogue", unit: .seconds, samples: pair.four,
+        baselineName: "the same, 1x catalogue", baseline: pair.one, target: command.target,
+        note: "local catalogues of \(four.books) and \(one.books) books, each base + 1,000 synced")
+    }
   }
 
   /// The one-time cost before the first query: opening (mapping) the index, in this process.

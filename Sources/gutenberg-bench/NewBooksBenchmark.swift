@@ -12,7 +12,7 @@ enum NewBooksBenchmark {
     Report.progress("figure 19: a server of the snapshot plus 1,000 new books, one sync")
     let newBooks = try SyncFixture.newBooks(
       1000, firstID: (context.engine.bookIDs.last ?? 80_000) + 1)
-    let merged = try context.engine.mergedIndex(upserting: newBooks)
+    let merged = try context.engine.upsert.mergedIndex(upserting: newBooks)
     let server = LoopbackServer(handler: try CatalogueSnapshot.engine(from: merged.index))
     let url = try await server.start()
     let output = context.scratch.appendingPathComponent("new.txt")

@@ -12,7 +12,58 @@ enum SuggestionBenchmark {
     "search=twenty%20thousand%20leauges",
   ]
 
-  static func run(_ context: BenchContext) throws -> [ResultRow] {
+  @MainActor
+  static func run(_ context: BenchContext) async throws -> [ResultRow] {
+    try firstRows(context) + (try await scaledRows(context))
+  }
+
+  /// Issue 36: the first suggestion of a freshly opened local catalogue of the snapshot's size
+  /// and of four times it (base and delta; the vocabulary's trie and the posting lists, not
+  /// the whole vocabulary nor every title), each next to a later suggestion on it. Only the
+  /// queries that find no more than the threshold at both sizes are timed (a copied book found
+  /// once at 1x is found four times at 4x, and asks for no suggestion).
+  @MainActor
+  static func scaledRows(_ context: BenchContext) async throws -> [ResultRow] {
+    var rows: [ResultRow] = []
+    var firsts: [Int: Samples] = [:]
+    for scale in [1, 4] {
+      let catalogue = try await ScaledCatalogue.catalogue(scale, context)
+      let files = LocalCatalogueFiles(dataDirectory: catalogue.dataDirectory)
+      let probe = try files.openEngine()
+      let texts = try queries.filter { text in
+        try count(in: probe.respond(to: request(text)).body, of: text)
+          <= GutendexEngine.suggestionThreshold
+      }
+      guard !texts.isEmpty else { throw BenchError("no query finds few books at \(scale)x") }
+      var first = Samples()
+      var later = Samples()
+      for round in 0..<context.count(20, minimum: 5) {
+        let text = texts[round % texts.count]
+        let engine = try files.openEngine()
+        let found = try count(in: engine.respond(to: request(text)).body, of: text)
+        var suggested: [Suggestion] = []
+        first.append(
+          Stopwatch.time { suggested = engine.suggestions(forQuery: text, found: found) })
+        guard !suggested.isEmpty else { throw BenchError("no suggestion for \(text) at \(scale)x") }
+        later.append(Stopwatch.time { _ = engine.suggestions(forQuery: text, found: found) })
+      }
+      firsts[scale] = first
+      rows.append(
+        ResultRow(
+          figure: "12. first suggestion, cold, \(scale)x local catalogue", unit: .seconds,
+          samples: first, baselineName: "a later suggestion", baseline: later,
+          target: .atMost(scale == 1 ? 0.020 : 0.030),
+          note: "\(catalogue.books) books (base + 1,000 synced); \(texts.count) queries"))
+    }
+    rows.append(
+      ResultRow(
+        figure: "12. first suggestion, cold: 4x catalogue", unit: .seconds,
+        samples: firsts[4] ?? Samples(), baselineName: "1x catalogue",
+        baseline: firsts[1] ?? Samples(), target: .none))
+    return rows
+  }
+
+  static func firstRows(_ context: BenchContext) throws -> [ResultRow] {
     let runs = context.count(100, minimum: 10)
     Report.progress("figure 12: suggestions, \(runs) runs of \(queries.count) queries")
     // The first suggestion of a cold process: a freshly mapped catalogue each time, whose

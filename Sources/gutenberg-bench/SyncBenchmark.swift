@@ -14,7 +14,7 @@ enum SyncBenchmark {
     let newBooks = try SyncFixture.newBooks(
       1000, firstID: (context.engine.bookIDs.last ?? 80_000) + 1)
     // The server holds every book in one index (the client's data dir gets a delta).
-    let merged = try context.engine.mergedIndex(upserting: newBooks)
+    let merged = try context.engine.upsert.mergedIndex(upserting: newBooks)
     let engine = try CatalogueSnapshot.engine(from: merged.index)
     let server = LoopbackServer(handler: engine)
     let url = try await server.start()
@@ -101,6 +101,7 @@ enum SyncBenchmark {
       serverFirst.append(asked.seconds)
     }
     await server.stop()
+    let large = try await tenThousand(context, onePeak: peak, hello: helloRSS)
 
     return [
       ResultRow(
@@ -141,6 +142,47 @@ enum SyncBenchmark {
         figure: "14. list --search dickens, local first", unit: .seconds, samples: localFirst,
         baselineName: "server first, 300 ms", baseline: serverFirst, target: .none,
         note: "fresh sync; --source auto asks nothing"),
+    ] + large
+  }
+
+  /// Issue 36: an API sync of 10,000 new books (313 pages), whose peak must stay where a sync
+  /// of 1,000 peaks: the pending books are read one at a time into the new delta.
+  static func tenThousand(
+    _ context: BenchContext, onePeak: Samples, hello: Samples
+  ) async throws -> [ResultRow] {
+    Report.progress("figure 14: a server of the snapshot plus 10,000 new books")
+    let newBooks = try SyncFixture.newBooks(
+      10_000, firstID: (context.engine.highestID ?? 80_000) + 1, seed: 7)
+    let merged = try context.engine.upsert.mergedIndex(upserting: newBooks)
+    let server = LoopbackServer(handler: try CatalogueSnapshot.engine(from: merged.index))
+    let url = try await server.start()
+    let output = context.scratch.appendingPathComponent("sync-10k.txt").path
+    var peak = Samples()
+    var seconds = Samples()
+    for run in 0..<context.count(2, minimum: 1) {
+      let data = try context.dataDirectory("sync-10k-\(run)")
+      let sync = try await BenchRun(
+        executable: context.binaries.gutenberg,
+        arguments: ["sync", "--json", "--server", url.absoluteString, "--data-dir", data.path],
+        output: output
+      ).run(timeout: .seconds(900))
+      let report =
+        try JSONSerialization.jsonObject(
+          with: Data(contentsOf: URL(fileURLWithPath: output))) as? [String: Any]
+      guard sync.exitStatus == 0, report?["added"] as? Int == 10_000 else {
+        throw BenchError("the sync of 10,000 new books failed: \(report ?? [:])")
+      }
+      peak.append(sync.peakRSS)
+      seconds.append(sync.seconds)
+    }
+    await server.stop()
+    return [
+      ResultRow(
+        figure: "14. sync: 10,000 new books, peak RSS", unit: .bytes, samples: peak,
+        baselineName: "the 1,000-book sync's peak", baseline: onePeak,
+        target: .atMost(64 * 1_048_576),
+        note: String(
+          format: "%.1f s each; bench-hello %.1f MiB", seconds.median, hello.median / 1_048_576))
     ]
   }
 

@@ -75,7 +75,7 @@ func runAll() async throws -> [ResultRow] {
     if only.contains(9) { rows += try DownloadBenchmark.reader(context) }
     if only.contains(10) { rows += try await TransportBenchmark.slowDisk(context) }
     if only.contains(11) { rows += try await TransportBenchmark.oversizedBody(context) }
-    if only.contains(12) { rows += try SuggestionBenchmark.run(context) }
+    if only.contains(12) { rows += try await SuggestionBenchmark.run(context) }
     if only.contains(13) { rows += try await ReaderBenchmark.run(context) }
     if only.contains(14) { rows += try await SyncBenchmark.run(context) }
     if only.contains(15) { rows += try await CrossProcessBenchmark.run(context) }

@@ -74,7 +74,9 @@ struct IndexLimitsTests {
     fresh["id"] = 90_100
     var hostile = Self.setting("authors[0].birth_year", 1 << 62, in: fresh)
     hostile["id"] = 90_101
-    let merge = try engine.deltaIndex(upserting: [try Self.json(fresh), try Self.json(hostile)])
+    let merge = try engine.upsert.deltaIndex(upserting: [
+      try Self.json(fresh), try Self.json(hostile),
+    ])
     #expect(merge.added == [90_100])
     let delta = try CatalogueSnapshot.engine(from: merge.index)
     #expect(delta.bookJSON(id: 90_100) != nil)

@@ -94,6 +94,58 @@ struct IndexOpeningTests {
     #expect(throws: EngineError.self) { try CatalogueSnapshot.engine(from: snapshot) }
   }
 
+  /// Version 4's tables are checked like the others: offsets that do not cover their bytes, a
+  /// posting section of no width, a rank past the books, each refuse the file.
+  @Test(arguments: [
+    IndexSection.tokenOffsets, .tokenBookOffsets, .nameBookOffsets, .topicBookOffsets,
+    .languageBookOffsets, .mimeTypeBookOffsets,
+  ])
+  func aVersion4TableThatDoesNotCoverItsBytesIsRefused(_ offsets: IndexSection) throws {
+    var snapshot = try Self.fixture()
+    #expect(throws: Never.self) { try CatalogueSnapshot.engine(from: snapshot) }
+    let start = Self.uint64(snapshot, Self.entry(offsets))
+    let last = start + Self.uint64(snapshot, Self.entry(offsets) + 8) - 4
+    let current = (0..<4).reduce(0) { $0 | Int(snapshot[last + $1]) << (8 * $1) }
+    withUnsafeBytes(of: UInt32(current + 1).littleEndian) {
+      snapshot.replaceSubrange(last..<last + 4, with: $0)
+    }
+    try MappedCatalogueTests.resum(offsets, in: &snapshot)
+    #expect(throws: EngineError.self) { try CatalogueSnapshot.engine(from: snapshot) }
+  }
+
+  @Test func aPostingSectionOfNoWidthOrARankPastTheBooksIsRefused() throws {
+    var noWidth = try Self.fixture()
+    let width = Self.entry(.tokenBooks) + 16
+    noWidth.replaceSubrange(width..<width + 4, with: [0, 0, 0, 0])
+    #expect(throws: EngineError.self) { try CatalogueSnapshot.engine(from: noWidth) }
+    var pastTheBooks = try Self.fixture()
+    let ranks = Self.uint64(pastTheBooks, Self.entry(.ranks))
+    pastTheBooks.replaceSubrange(ranks..<ranks + 4, with: [0xFF, 0xFF, 0, 0])
+    try MappedCatalogueTests.resum(.ranks, in: &pastTheBooks)
+    #expect(throws: EngineError.self) { try CatalogueSnapshot.engine(from: pastTheBooks) }
+  }
+
+  /// A posting list damaged inside (positions past the books, out of order, tags that are
+  /// neither) is refused by its checksum; one whose checksum was made to match (what opening
+  /// cannot tell from sound data in a big section) gives wrong books at worst, never a read
+  /// outside the file or a crash.
+  @Test func aDamagedPostingListNeverCrashes() throws {
+    var snapshot = try Self.fixture()
+    let books = try CatalogueSnapshot.engine(from: snapshot).bookCount
+    let lists = try MappedCatalogueTests.section(.tokenBooks, in: snapshot)
+    for offset in stride(from: lists.lowerBound, to: lists.upperBound, by: 7) {
+      snapshot[offset] = 0xFF
+    }
+    #expect(throws: EngineError.self) { try CatalogueSnapshot.engine(from: snapshot) }
+    try MappedCatalogueTests.resum(.tokenBooks, in: &snapshot)
+    let engine = try CatalogueSnapshot.engine(from: snapshot)
+    for query in ["search=the", "search=a", "search=frankenstein", "search=x&sort=ascending"] {
+      let response = try get(engine, "/books/?\(query)")
+      #expect(response.status == 200, "\(query)")
+      #expect(try ListBody(response).count <= books, "\(query)")
+    }
+  }
+
   /// An index path that is a FIFO (nothing writes to it) is refused at once, never waited on.
   @Test func aFIFOIsRefusedWithoutBlocking() throws {
     let path = FileManager.default.temporaryDirectory

@@ -116,7 +116,7 @@ struct FeedCancellationTests {
       let release = DispatchSemaphore(value: 0)
     }
 
-    mutating func add(_ record: BookRecord) throws {
+    mutating func add(_ record: BookRecord, issued: String?) throws {
       if state.cancelled.load(ordering: .relaxed) {
         state.addedAfterCancel.add(1, ordering: .relaxed)
       }

@@ -64,6 +64,47 @@ struct VocabularyIndexTests {
     }
   }
 
+  /// The lexicon's trie walk (version 4) finds the near words a scan of the vocabulary finds,
+  /// with the same distances, in the same order, for words typed with one or two slips.
+  @Test func theTrieFindsWhatAScanFinds() async throws {
+    try await OwnThread.run {
+      let all = try embedded.get().allRecords()
+      let records = stride(from: 0, to: all.count, by: 11).map { all[$0] }
+      let index = try CatalogueSnapshot.engine(from: CatalogueSnapshot.make(records: records))
+      let words = try stored(index)
+      guard case .mapped(let books) = index.storage else { throw NotMapped() }
+      let scanned = Vocabulary(books)
+      #expect(words.count == scanned.count)
+      var typed: [[UInt8]] = []
+      for number in stride(from: 0, to: words.count, by: max(1, words.count / 150)) {
+        let word = Array(words.word(number))
+        guard word.count >= 3 else { continue }
+        let middle = word.count / 2
+        var dropped = word
+        dropped.remove(at: middle)
+        var swapped = word
+        swapped.swapAt(middle - 1, middle)
+        var replaced = word
+        replaced[0] = UInt8(ascii: "X")
+        typed += [word, dropped, swapped, replaced, word + Array("E".utf8), dropped + [0x41]]
+      }
+      #expect(typed.count > 500)
+      var found = 0
+      for word in typed {
+        let fromTrie = words.neighbours(of: word).map {
+          ($0.word.bytes, $0.distance, $0.word.frequency)
+        }
+        let fromScan = scanned.neighbours(of: word).map {
+          ($0.word.bytes, $0.distance, $0.word.frequency)
+        }
+        found += fromTrie.count
+        #expect(
+          fromTrie.elementsEqual(fromScan) { $0 == $1 }, "\(String(decoding: word, as: UTF8.self))")
+      }
+      #expect(found > 1000)
+    }
+  }
+
   @Test func anIndexWrittenBeforeTheVocabularyStillSuggests() throws {
     let memory = try GutendexEngine(books: Self.books)
     let current = try CatalogueSnapshot.make(records: memory.allRecords())
@@ -75,13 +116,14 @@ struct VocabularyIndexTests {
     #expect(engine.vocabulary.frequency(Array("PARIS".utf8)) == 2)
   }
 
-  /// `index` as a version 2 writer wrote it: the same sections but the vocabulary's, laid
-  /// out the writer's way (right after a table that has no entries for the vocabulary, and
-  /// the file ending with the records), which opening checks.
+  /// `index` as a version 2 writer wrote it: the same sections but the vocabulary's and
+  /// version 4's, laid out the writer's way (right after a table that has no entries for them,
+  /// and the file ending with the records), which opening checks.
   static func versionTwo(_ index: Data) throws -> Data {
     var bytes = Array(index)
-    let kept = IndexSection.allCases.count - IndexSection.vocabulary.count
-    let removed = IndexSection.entrySize * IndexSection.vocabulary.count
+    let dropped = IndexSection.vocabulary.count + IndexSection.postings.count
+    let kept = IndexSection.allCases.count - dropped
+    let removed = IndexSection.entrySize * dropped
     func put32(_ value: UInt32, at offset: Int) {
       withUnsafeBytes(of: value.littleEndian) {
         bytes.replaceSubrange(offset..<offset + 4, with: $0)

@@ -208,8 +208,19 @@ public enum FeedGenerator {
   /// Writes `records` (id → RDF bytes) as `cache/epub/<id>/pg<id>.rdf` entries of a
   /// bzip2-compressed tar at `path`, in id order.
   public static func writeArchive(_ records: [(Int, Data)], to path: String) throws {
+    try writeArchive(count: records.count, record: { records[$0] }, to: path)
+  }
+
+  /// Writes `count` records, the `n`th made by `record(n)` when its turn comes (in the order
+  /// given), so that an archive of hundreds of thousands of records is never held whole.
+  public static func writeArchive(
+    count: Int, record: (Int) throws -> (Int, Data), to path: String
+  ) throws {
     let writer = try FeedArchiveWriter(path: path)
-    for (id, bytes) in records { try writer.add(id: id, bytes) }
+    for number in 0..<count {
+      let (id, bytes) = try record(number)
+      try writer.add(id: id, bytes)
+    }
     try writer.close()
   }
 
@@ -223,5 +234,41 @@ public enum FeedGenerator {
     }
     records += extra.map { ($0.0, Data($0.1.utf8)) }
     try writeArchive(records.sorted { $0.0 < $1.0 }, to: path)
+  }
+
+  /// The feed of `books` and `copies` more copies of each under new ids (copy `k` of book `n`
+  /// is book `n + k × copyStride`, its file URLs renamed to match): a catalogue as large as
+  /// the real one several times over, with its variety, written as each record comes. `books`
+  /// must be in id order, every id below ``copyStride``.
+  public static func writeFeed(books: [Data], copies: Int, to path: String) throws {
+    try writeArchive(
+      count: books.count * (copies + 1),
+      record: { number in
+        let copy = number / books.count
+        let book = try Self.copy(books[number % books.count], number: copy)
+        let object = try JSONSerialization.jsonObject(with: book) as? [String: Any]
+        return (object?["id"] as? Int ?? 0, Data(try record(book).utf8))
+      }, to: path)
+  }
+
+  /// The distance between the ids of a book and its copies in ``writeFeed(books:copies:to:)``.
+  public static let copyStride = 1_000_000
+
+  /// Copy `number` of `book` (0 is the book itself): its id moved by `number` × ``copyStride``,
+  /// its file URLs naming the new id.
+  public static func copy(_ book: Data, number: Int) throws -> Data {
+    guard number > 0 else { return book }
+    guard var object = try JSONSerialization.jsonObject(with: book) as? [String: Any],
+      let id = object["id"] as? Int
+    else { throw HarnessFailure(description: "a feed book is not an object with an id") }
+    let fresh = id + number * copyStride
+    object["id"] = fresh
+    if let formats = object["formats"] as? [String: String] {
+      object["formats"] = formats.mapValues {
+        $0.replacingOccurrences(of: "/\(id)", with: "/\(fresh)")
+          .replacingOccurrences(of: "pg\(id)", with: "pg\(fresh)")
+      }
+    }
+    return try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
   }
 }

@@ -121,11 +121,14 @@ struct Gutenberg {
   /// Not ``ChildProcess/Exit/maxRSSKiB``: a child spawned by this process starts its
   /// `ru_maxrss` at the peak of the test runner (see there), which runs every other suite
   /// alongside. `time` is a small process, and the binary it forks starts from its size.
-  func runMeasuringPeak(_ arguments: [String]) async throws -> (run: Run, peakKiB: Int) {
+  func runMeasuringPeak(
+    _ arguments: [String], timeout: Duration = .seconds(60)
+  ) async throws -> (run: Run, peakKiB: Int) {
     let report = root.appendingPathComponent("peak-rss-\(UUID().uuidString)").path
     let time = try SystemTool.path("time")
     let run = try await run(
-      arguments, inputData: Data(), wrapper: [time, "--format", "%M", "--output", report])
+      arguments, inputData: Data(), wrapper: [time, "--format", "%M", "--output", report],
+      timeout: timeout)
     let text = try String(contentsOfFile: report, encoding: .utf8)
     let peak = try HarnessFailure.unwrap(
       text.split(separator: "\n").last.flatMap { Int($0) }, "no peak in time's report: \(text)")

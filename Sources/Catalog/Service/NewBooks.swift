@@ -127,29 +127,43 @@ public struct NewBooks: Sendable, Hashable {
     var bookshelves: [String]
   }
 
+  /// What `favorites` hold, to give each new book its reason: by an author you keep, then a
+  /// subject, then a bookshelf.
+  struct Ranker {
+    private var authors: [String: String] = [:]
+    private var subjects = Set<String>()
+    private var shelves = Set<String>()
+
+    init(favorites: [Book]) {
+      for book in favorites {
+        for author in book.authors where !author.name.isEmpty {
+          authors[NewBooks.key(author.name)] = authors[NewBooks.key(author.name)] ?? author.name
+        }
+        subjects.formUnion(book.subjects)
+        shelves.formUnion(book.bookshelves)
+      }
+    }
+
+    /// Why `book` comes first, nil when nothing you keep is in it.
+    func reason(_ book: Facets) -> Reason? {
+      if let name = book.authors.lazy.compactMap({ authors[NewBooks.key($0)] }).first {
+        return .author(name)
+      } else if let subject = book.subjects.first(where: subjects.contains) {
+        return .subject(subject)
+      } else if let shelf = book.bookshelves.first(where: shelves.contains) {
+        return .bookshelf(shelf)
+      }
+      return nil
+    }
+  }
+
   /// The order of `books` (indexes into it) with each one's reason, from what `favorites` hold:
   /// by an author you keep, then a subject, then a bookshelf, then the rest; newest id first
   /// within each.
   static func ranked(_ books: [Facets], favorites: [Book]) -> [(index: Int, reason: Reason?)] {
-    var authors: [String: String] = [:]
-    var subjects = Set<String>()
-    var shelves = Set<String>()
-    for book in favorites {
-      for author in book.authors where !author.name.isEmpty {
-        authors[Self.key(author.name)] = authors[Self.key(author.name)] ?? author.name
-      }
-      subjects.formUnion(book.subjects)
-      shelves.formUnion(book.bookshelves)
-    }
+    let ranker = Ranker(favorites: favorites)
     let reasoned = books.enumerated().map { index, book -> (index: Int, reason: Reason?) in
-      if let name = book.authors.lazy.compactMap({ authors[Self.key($0)] }).first {
-        return (index, .author(name))
-      } else if let subject = book.subjects.first(where: subjects.contains) {
-        return (index, .subject(subject))
-      } else if let shelf = book.bookshelves.first(where: shelves.contains) {
-        return (index, .bookshelf(shelf))
-      }
-      return (index, nil)
+      (index, ranker.reason(book))
     }
     return reasoned.sorted {
       let left = $0.reason?.rank ?? 3

@@ -60,61 +60,54 @@ struct NewBooksQuery: Sendable {
     } catch {
       return nothingNew(damage: "\(error)")
     }
-    let delta = Self.deltaInMemory(files.deltaURL(state))
+    // Every arrival is ranked as its facets are read (the delta and, for many books, the base
+    // read as streams), keeping a rank per book, never the books: a refresh may add tens of
+    // thousands.
+    let kept = try await service.allFavorites(order: .newest).map(\.book)
+    let ranker = NewBooks.Ranker(favorites: kept)
     let wanted = Set(languages.map { $0.lowercased() })
-    var found: [(arrival: Arrival, facets: NewBooks.Facets)] = []
-    for arrival in arrivals {
-      // A book recorded by a sync whose state was never written is not in the catalogue.
-      guard let facets = delta?.facets(id: arrival.id) ?? engine.facets(id: arrival.id) else {
-        continue
-      }
+    var slot: [Int: Int32] = [:]
+    slot.reserveCapacity(arrivals.count)
+    for (index, arrival) in arrivals.enumerated() { slot[arrival.id] = Int32(index) }
+    // Per arrival in the catalogue (and in the languages): its reason's rank (3 for none).
+    var found: [(arrival: Int32, rank: UInt8)] = []
+    BookFacets.forEach(of: Set(slot.keys), in: engine) { facets in
+      guard let index = slot[facets.id] else { return }
       if !wanted.isEmpty, !facets.languages.contains(where: { wanted.contains($0.lowercased()) }) {
-        continue
+        return
       }
-      found.append(
-        (
-          arrival,
-          NewBooks.Facets(
-            id: facets.id, authors: facets.authors, subjects: facets.subjects,
-            bookshelves: facets.bookshelves)
-        ))
+      let reason = ranker.reason(Self.facets(facets))
+      found.append((index, UInt8(reason?.rank ?? 3)))
     }
-    let kept = found.isEmpty ? [] : try await service.allFavorites(order: .newest).map(\.book)
-    let ranked = NewBooks.ranked(found.map(\.facets), favorites: kept)
+    found.sort { left, right in
+      left.rank != right.rank
+        ? left.rank < right.rank : arrivals[Int(left.arrival)].id > arrivals[Int(right.arrival)].id
+    }
     // Only the books shown are read whole (their JSON written and parsed).
-    let items = ranked.prefix(limit ?? ranked.count).compactMap { entry -> NewBooks.Item? in
-      let arrival = found[entry.index].arrival
-      guard let json = delta?.bookJSON(id: arrival.id) ?? engine.bookJSON(id: arrival.id),
-        let book = try? Book.decode(from: json)
+    let items = found.prefix(limit ?? found.count).compactMap { entry -> NewBooks.Item? in
+      let arrival = arrivals[Int(entry.arrival)]
+      guard let json = engine.bookJSON(id: arrival.id), let book = try? Book.decode(from: json),
+        let facets = BookFacets.of(id: arrival.id, in: engine)
       else { return nil }
       return NewBooks.Item(
-        book: book, added: arrival.added, issued: arrival.issued, reason: entry.reason)
+        book: book, added: arrival.added, issued: arrival.issued,
+        reason: ranker.reason(Self.facets(facets)))
     }
+    let ranked = found
     var listed = NewBooks(
       items: items, total: ranked.count,
-      byAuthorsYouKeep: ranked.count { $0.reason?.rank == 0 },
-      inSubjectsYouKeep: ranked.count { ($0.reason?.rank ?? 0) > 0 }, since: from,
+      byAuthorsYouKeep: ranked.count { $0.rank == 0 },
+      inSubjectsYouKeep: ranked.count { $0.rank == 1 || $0.rank == 2 }, since: from,
       sinceLastSync: since == .lastSync && hasSynced, hasSynced: hasSynced)
     listed.unseen = since == .unseen
-    listed.newestAdded = found.map(\.arrival.added).max()
+    listed.newestAdded = found.map { arrivals[Int($0.arrival)].added }.max()
     return listed
   }
 
-  /// The largest delta file read whole into memory to look new books up.
-  static let deltaReadLimit = 16 << 20
-
-  /// The delta (the books syncs added, newest copies) read in one piece, when it is small: the
-  /// mapped catalogue reads each string of a record with its own `pread` (so that scattered
-  /// reads keep the resident size down), which for a thousand new books is tens of thousands
-  /// of system calls. Nil when there is no delta, it is large, or it cannot be read (the
-  /// mapped catalogue answers then). The delta's copy of a book is the one the catalogue
-  /// serves, so looking it up there first gives the same answer.
-  static func deltaInMemory(_ url: URL?) -> GutendexEngine? {
-    guard let url,
-      let size = try? url.resourceValues(forKeys: [.fileSizeKey]).fileSize,
-      size <= deltaReadLimit, let data = (try? RegularFile.read(url.path, limit: size)) ?? nil
-    else { return nil }
-    return try? CatalogueSnapshot.engine(from: data)
+  /// What the ranking reads of a book.
+  static func facets(_ book: BookFacets) -> NewBooks.Facets {
+    NewBooks.Facets(
+      id: book.id, authors: book.authors, subjects: book.subjects, bookshelves: book.bookshelves)
   }
 
   /// The first day of the embedded snapshot's month: before any sync, nothing is newer.

@@ -12,10 +12,14 @@ struct ChangeCountingIndex: FeedReader.Books {
   /// Books whose record differs from the previous catalogue's (new books are not counted).
   private(set) var changed = 0
 
-  mutating func add(_ record: BookRecord) throws {
+  mutating func add(_ record: BookRecord, issued: String?) throws {
     if let current = previous.bookJSON(id: record.id), !current.elementsEqual(record.json) {
       changed += 1
     }
-    try index.add(record)
+    try index.add(record, issued: issued)
   }
+
+  mutating func saw(_ id: Int) throws { try index.saw(id) }
+
+  static var keepsIDs: Bool { false }
 }

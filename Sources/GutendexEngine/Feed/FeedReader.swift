@@ -12,7 +12,13 @@ public enum FeedReader {
   /// Where the books of a feed go as they are read: an array (a feed held in memory), or a
   /// ``StreamedIndex`` (a sync, which never holds them all).
   protocol Books: Sendable {
-    mutating func add(_ record: BookRecord) throws
+    /// Adds a book, with the release date its record gives (`dcterms:issued`).
+    mutating func add(_ record: BookRecord, issued: String?) throws
+    /// Notes a record Gutendex could read (a hidden book's too).
+    mutating func saw(_ id: Int) throws
+    /// Whether ``Reading`` keeps the ids seen and the release dates in memory (a feed read
+    /// into memory); a streamed index keeps them on disk, so a refresh holds neither.
+    static var keepsIDs: Bool { get }
   }
 
   /// What a feed held.
@@ -22,13 +28,14 @@ public enum FeedReader {
     /// How many books were read (a repeated record counts each time).
     var count = 0
     /// Every id with a record Gutendex could read (hidden books too: the feed says they
-    /// have no title or download count).
+    /// have no title or download count), when `Records.keepsIDs` (else the sink has them).
     var seen: Set<Int> = []
     /// Records that could not be read, skipped (the book keeps its previous copy).
     var skipped: [FeedRecordError] = []
     /// Records kept with lists cut to ``IndexLimits`` (the reason says which).
     var cut: [FeedRecordError] = []
-    /// Each book's release date (`dcterms:issued`, `YYYY-MM-DD`) where the record gives one.
+    /// Each book's release date (`dcterms:issued`, `YYYY-MM-DD`) where the record gives one,
+    /// when `Records.keepsIDs` (else the sink has them).
     var issued: [Int: String] = [:]
   }
 
@@ -176,10 +183,12 @@ public enum FeedReader {
           }
         }
         let book: BookRecord?
+        let issued: String?
         switch read {
         case .success(let dated):
           book = dated?.record
-          if let issued = dated?.issued { reading.issued[id] = issued }
+          issued = dated?.issued
+          if let issued, Records.keepsIDs { reading.issued[id] = issued }
           if let cuts = dated?.cuts, !cuts.isEmpty {
             reading.cut.append(FeedRecordError(id: id, reason: cuts.joined(separator: ", ")))
           }
@@ -189,19 +198,30 @@ public enum FeedReader {
         }
         if let book {
           // What the sink throws (a full disk) ends the reading, unlike a broken record.
-          try reading.records.add(book)
+          try reading.records.add(book, issued: issued)
           reading.count += 1
           progress.read(books: reading.count)
         }
-        reading.seen.insert(id)
+        if Records.keepsIDs { reading.seen.insert(id) } else { try reading.records.saw(id) }
       }
     }
     return reading
   }
 }
 
-extension [BookRecord]: FeedReader.Books {
-  mutating func add(_ record: BookRecord) { append(record) }
+extension FeedReader.Books {
+  mutating func saw(_ id: Int) throws {}
+  static var keepsIDs: Bool { true }
 }
 
-extension StreamedIndex: FeedReader.Books {}
+extension [BookRecord]: FeedReader.Books {
+  mutating func add(_ record: BookRecord, issued: String?) { append(record) }
+}
+
+extension StreamedIndex: FeedReader.Books {
+  mutating func add(_ record: BookRecord, issued: String?) throws {
+    try add(record, issued: issued, superseded: false)
+  }
+
+  static var keepsIDs: Bool { false }
+}

@@ -15,23 +15,36 @@ enum AtomicFile {
   /// only a power cut needs the syncs, each of which costs milliseconds to tens of them on a
   /// busy disk).
   static func write(_ data: Data, to url: URL, durable: Bool = true) throws(SyncFileError) {
+    try write(to: url, durable: durable) { (emit) throws(SyncFileError) in
+      try data.withFileBytes { (bytes) throws(SyncFileError) in try emit(bytes) }
+    }
+  }
+
+  /// Writes the bytes `produce` hands to its function, in order, to `url` atomically (see
+  /// ``write(_:to:durable:)``): a file made as a stream, never held whole.
+  static func write(
+    to url: URL, durable: Bool = true,
+    _ produce: (_ emit: (UnsafeRawBufferPointer) throws(SyncFileError) -> Void)
+      throws(SyncFileError) -> Void
+  ) throws(SyncFileError) {
     let directory = url.deletingLastPathComponent()
     let temporary = directory.appendingPathComponent(
       ".\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
     let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
     guard descriptor >= 0 else { throw .system("cannot create \(temporary.path)", errno) }
     var failure: SyncFileError?
-    data.withUnsafeBytes { bytes in
-      var done = 0
-      while done < bytes.count, let base = bytes.baseAddress {
-        let wrote = systemWrite(descriptor, base + done, bytes.count - done)
-        if wrote < 0, errno == EINTR { continue }
-        guard wrote > 0 else {
-          failure = .system("cannot write \(url.path)", errno)
-          return
+    do {
+      try produce { (bytes) throws(SyncFileError) in
+        var done = 0
+        while done < bytes.count, let base = bytes.baseAddress {
+          let wrote = systemWrite(descriptor, base + done, bytes.count - done)
+          if wrote < 0, errno == EINTR { continue }
+          guard wrote > 0 else { throw .system("cannot write \(url.path)", errno) }
+          done += wrote
         }
-        done += wrote
       }
+    } catch {
+      failure = error
     }
     if failure == nil, durable, fsync(descriptor) != 0 {
       failure = .system("cannot sync \(url.path)", errno)

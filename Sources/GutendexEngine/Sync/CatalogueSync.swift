@@ -232,9 +232,12 @@ public struct CatalogueSync: Sendable {
       daily = reading
     }
 
-    let known = Set(base.bookIDs)
-    let pending = files.readPending()
-    var pendingIDs = Set(pending.compactMap { try? Book.decode(from: $0).id })
+    // What the catalogue holds is asked of it (two binary searches an id), not listed.
+    let known = base
+    var pendingIDs = Set<Int>()
+    files.forEachPending { line in
+      if let id = try? Book.decode(from: Data(line)).id { pendingIDs.insert(id) }
+    }
     let resume = files.readCursor()
     var stop: GutendexError?
     var bounded: String?
@@ -245,9 +248,9 @@ public struct CatalogueSync: Sendable {
     // the server's pages, so the saved page may now hold books fetched before, not old ones.
     // The cursor holds where this walk would go on, then `rest`: the points where earlier walks
     // were interrupted (newest first), so an interrupted resume loses none of them.
-    let watermark = max(known.max() ?? 0, pendingIDs.max() ?? 0)
+    let watermark = max(known.highestID ?? 0, pendingIDs.max() ?? 0)
     // A full walk refetches the books held too; a walk for new books only what is new.
-    let pendingBound = pendingLimit + (full ? known.count : 0)
+    let pendingBound = pendingLimit + (full ? known.bookCount : 0)
     var skipped: [String] = []
     func walk(
       _ first: Endpoint<BookPage>, mode: String, below limit: Int?, rest: [String]
@@ -273,7 +276,7 @@ public struct CatalogueSync: Sendable {
           lowest = least
         }
         let allKnown = page.results.allSatisfy {
-          (known.contains($0.id) || pendingIDs.contains($0.id)) && $0.id <= (limit ?? .max)
+          (known.holds($0.id) || pendingIDs.contains($0.id)) && $0.id <= (limit ?? .max)
         }
         // Checked before writing: the pending list never holds more than the bound.
         let fresh = Set(page.results.map(\.id)).subtracting(pendingIDs)
@@ -382,18 +385,37 @@ public struct CatalogueSync: Sendable {
       run.note = "stopped by Ctrl-C; the next sync resumes where this one stopped"
       return finish(state)
     }
-    let books = files.readPending()
-    if books.isEmpty, stop != nil {
+    // The pending books are read one at a time into the new delta (never all at once: a sync
+    // of thousands of books holds their ids, not their records).
+    var delta: DeltaBuilder
+    do {
+      delta = try DeltaBuilder(engine: base, in: files.directory)
+    } catch {
+      run.note = "cannot write the local catalogue: \(error)"
+      run.cause = .files
+      return finish(state)
+    }
+    defer { delta.close() }
+    var readFailure: (any Error)?
+    files.forEachPending { line in
+      guard readFailure == nil else { return }
+      do { try delta.add(line) } catch { readFailure = error }
+    }
+    if let readFailure {
+      run.result = .failed
+      run.note = "cannot write the local catalogue: \(readFailure)"
+      run.cause = .files
+      return finish(state)
+    }
+    if delta.read == 0, stop != nil {
       run.note = Self.note(for: stop)
       return finish(state)
     }
-    // Read once: what the books change, then the delta, come from the same records.
-    let incoming = IncomingBooks(books)
     // A book the index cannot hold (a number out of range) is left out, one cut to its limits
     // goes in cut: named, like a book a page could not give.
     // A book a page skipped may be named again by the pending list's reading: once each.
     var named = Set<String>()
-    skipped = (skipped + incoming.skipped).filter { named.insert($0).inserted }
+    skipped = (skipped + delta.skipped).filter { named.insert($0).inserted }
     // Named, one line: the rest of each page was kept.
     func names(_ list: [String]) -> String {
       list.prefix(10).joined(separator: "; ")
@@ -403,14 +425,22 @@ public struct CatalogueSync: Sendable {
     // (a hostile book must not keep the catalogue from counting as fresh).
     let notes = [
       skipped.isEmpty ? nil : "skipped a book that cannot be read or stored: \(names(skipped))",
-      incoming.cut.isEmpty ? nil : "cut to what the index holds: \(names(incoming.cut))",
+      delta.cut.isEmpty ? nil : "cut to what the index holds: \(names(delta.cut))",
     ].compactMap { $0 }
     func noted(_ note: String?) -> String? {
       let all = [note].compactMap { $0 } + notes
       return all.isEmpty ? nil : all.joined(separator: "; ")
     }
-    let changes = base.changes(upserting: incoming)
-    if stop == nil, changes.added.isEmpty, changes.updated.isEmpty {
+    let changed: Bool
+    do {
+      changed = try delta.hasChanges()
+    } catch {
+      run.result = .failed
+      run.note = "cannot write the local catalogue: \(error)"
+      run.cause = .files
+      return finish(state)
+    }
+    if stop == nil, !changed {
       // Nothing changed: the index stands; only the state (the run, the marks) is written.
       state.missingIDs = missing.sorted()
       run.result = bounded == nil ? .ok : .partial
@@ -421,18 +451,22 @@ public struct CatalogueSync: Sendable {
       files.clearPending(durable: false)
       return outcome
     }
+    let name = files.freshName("delta")
+    let file = files.directory.appendingPathComponent(name)
+    var written = false
     do {
       // Only the delta is written: the base (snapshot or feed refresh) stays as it is.
-      let merge = try base.deltaIndex(upserting: incoming)
-      tally(added: merge.added, updated: merge.updated)
-      var synced = files.readSyncedIDs()
-      synced.formUnion(merge.added + merge.updated)
+      let bookCount = try delta.write(to: file)
+      written = true
+      let added = delta.added.sorted()
+      let updated = delta.updated.sorted()
+      tally(added: added, updated: updated)
       // Written first: ids that are ahead of the state only make the next count right sooner.
-      try files.writeSyncedIDs(synced)
-      state.syncedBooks = synced.count
-      state.bookCount = merge.bookCount
+      let fresh = Array(Set(added + updated)).sorted()
+      state.syncedBooks = try files.addSyncedIDs { body in try fresh.forEach(body) }
+      state.bookCount = bookCount
       state.baseBooks = base.baseBookCount
-      state.addedBooks = merge.bookCount - base.baseBookCount
+      state.addedBooks = bookCount - base.baseBookCount
       if stop == nil, let bounded {
         run.result = .partial
         run.note = noted(bounded)
@@ -448,11 +482,12 @@ public struct CatalogueSync: Sendable {
       var committed = state
       committed.record(run)
       // Before the state that makes them visible (see `LocalCatalogueFiles+Arrivals.swift`).
-      try files.recordArrivals(merge.added, at: started)
-      try files.commit(delta: merge.index, state: committed)
+      try files.recordArrivals(added, at: started)
+      try files.commit(deltaNamed: name, state: committed)
       files.clearPending(keepingCursor: stop != nil)
       return Outcome(run: run, held: held, missing: missing)
     } catch {
+      if written { unlink(file.path) }
       run.result = .failed
       run.note = "cannot write the local catalogue: \(error)"
       run.cause = .files

@@ -149,33 +149,57 @@ struct FeedRefresh: Sendable {
     var removed: [Int] = []
     var keptMissing = 0
     do {
-      // The previous catalogue's ids, listed once (a merge of base and delta): for the books
-      // kept or removed here, and for the arrivals below.
-      let heldIDs = base.bookIDs
       // A book whose record left the feed is deleted, as Gutendex's `updatecatalog` deletes
       // it; but not one that arrived after the feed was made (it is newer than the file), one
       // whose record is there but broken, nor any when so many are missing that the file is
-      // more likely incomplete than PG's catalogue smaller.
-      let listed = reading.seen.union(reading.skipped.map(\.id))
+      // more likely incomplete than PG's catalogue smaller. The previous catalogue's ids and
+      // the feed's are both walked in order, side by side: neither list is held.
       let made = response.header("Last-Modified").flatMap(TodayRSS.date) ?? now()
       let later = Set(files.readArrivals().filter { $0.added > made }.map(\.id))
-      let lacking = heldIDs.filter { !listed.contains($0) }
-      removed = lacking.filter { !later.contains($0) }
-      if removed.count > LocalCatalogueFiles.removalLimit(bookCount: heldIDs.count) {
-        keptMissing = removed.count
+      let skippedIDs = Set(reading.skipped.map(\.id)).sorted()
+      let limit = LocalCatalogueFiles.removalLimit(bookCount: base.bookCount)
+      var removable = 0
+      try Self.forEachLacking(base, listed: &index, skipped: skippedIDs) { id in
+        guard !later.contains(id) else { return }
+        removable += 1
+        if removable <= limit { removed.append(id) }
+      }
+      if removable > limit {
+        keptMissing = removable
         removed = []
       }
       let removing = Set(removed)
-      for (number, id) in lacking.enumerated() where !removing.contains(id) {
+      // The books kept are listed on disk first (the walk reads the index's own list of ids,
+      // which adding to it would disturb), then read from the previous catalogue.
+      var keptIDs = SpillFile(in: files.directory, bufferSize: 1 << 16)
+      defer { keptIDs.close() }
+      try Self.forEachLacking(base, listed: &index, skipped: skippedIDs) { id in
+        if !removing.contains(id) { try keptIDs.append32(UInt32(truncatingIfNeeded: id)) }
+      }
+      var number = 0
+      try Self.forEachID(in: keptIDs) { id in
+        number += 1
         if number % 4096 == 0 { try Task.checkCancellation() }
-        guard let json = base.bookJSON(id: id) else { continue }
-        var parser = JSONParser(Array(json), options: BookRecord.jsonOptions)
-        if let record = try? BookRecord.read(from: &parser) { try index.add(record) }
+        // A record of the previous catalogue that cannot be read is left out, as before.
+        guard let record = try? base.record(id: id) else { return }
+        try index.add(record)
       }
       let name = files.freshName("local")
       let file = files.directory.appendingPathComponent(name)
-      let bookCount = try index.write(to: file, keepingSummaries: true)
+      // The books the previous catalogue lacked arrived now, with the feed's release dates
+      // (by id alone: building each book's JSON to see whether it exists took 3 s of a
+      // refresh); every book written is synced. Both are heard as the index is written, the
+      // ids kept on disk, the arrivals only as many as the file keeps.
+      var arrivals = ArrivalWindow(limit: LocalCatalogueFiles.arrivalLimit)
+      var writtenIDs = SpillFile(in: files.directory, bufferSize: 1 << 16)
+      defer { writtenIDs.close() }
+      let previous = base
+      let bookCount = try index.write(to: file, keepingSummaries: true) { id, issued in
+        try writtenIDs.append32(UInt32(truncatingIfNeeded: id))
+        if !previous.holds(id) { arrivals.add(id, issued: issued) }
+      }
       written = file
+      arrivedCount = arrivals.count
       let refreshed = now()
       feed.etag = response.header("ETag")
       feed.lastModified = response.header("Last-Modified")
@@ -185,16 +209,9 @@ struct FeedRefresh: Sendable {
       var next = state
       next.feed = feed
       next.bookCount = bookCount
-      var synced = files.readSyncedIDs()
-      synced.formUnion(reading.records.index.ids)
-      try files.writeSyncedIDs(synced)
-      next.syncedBooks = synced.count
-      // The books the previous catalogue lacked arrived now, with the feed's release dates.
-      // By id alone: building each book's JSON to see whether it exists took 3 s of a refresh.
-      let held = Set(heldIDs)
-      let arrived = reading.records.index.ids.filter { !held.contains($0) }.sorted()
-      arrivedCount = arrived.count
-      try files.recordArrivals(arrived, at: refreshed, issued: reading.issued)
+      let ids = writtenIDs
+      next.syncedBooks = try files.addSyncedIDs { body in try Self.forEachID(in: ids, body) }
+      try files.recordArrivals(arrivals.ids, at: refreshed, issued: arrivals.issued)
       try files.commit(baseNamed: name, bookCount: bookCount, state: next)
       written = nil
       next = try files.readState() ?? next
@@ -227,5 +244,86 @@ struct FeedRefresh: Sendable {
     outcome.bytes = received.load(ordering: .relaxed)
     outcome.keptMissing = keptMissing > 0 ? keptMissing : nil
     return outcome
+  }
+
+  /// Calls `body` with each id of a spill of 4-byte ids, in order.
+  static func forEachID(in spill: SpillFile, _ body: (Int) throws -> Void) throws {
+    try spill.forEachPiece { piece in
+      try piece.withUnsafeBytes { raw in
+        for offset in stride(from: 0, to: raw.count, by: 4) {
+          try body(
+            Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt32.self))))
+        }
+      }
+    }
+  }
+
+  /// Calls `body` with each id `base` holds that the feed did not list (its records, read or
+  /// hidden: `listed`'s seen ids, and `skipped`, ascending), in order: the two lists are walked
+  /// side by side.
+  static func forEachLacking(
+    _ base: GutendexEngine, listed: inout StreamedIndex, skipped: [Int],
+    _ body: (Int) throws -> Void
+  ) throws {
+    var held = base.idCursor()
+    var next = held.next()
+    var skippedIndex = 0
+    func pass(_ id: Int) throws {
+      while let current = next, current < id {
+        try body(current)
+        next = held.next()
+      }
+      if next == id { next = held.next() }
+    }
+    try listed.forEachSeenID { id in
+      while skippedIndex < skipped.count, skipped[skippedIndex] < id {
+        try pass(skipped[skippedIndex])
+        skippedIndex += 1
+      }
+      try pass(id)
+    }
+    while skippedIndex < skipped.count {
+      try pass(skipped[skippedIndex])
+      skippedIndex += 1
+    }
+    while let current = next {
+      try body(current)
+      next = held.next()
+    }
+  }
+}
+
+/// The books a refresh adds, as the arrivals file keeps them: how many, and the newest
+/// `limit` (the highest ids: every one arrived at the same moment) with their release dates.
+struct ArrivalWindow {
+  let limit: Int
+  private(set) var count = 0
+  /// Each kept arrival: the id (high 32 bits) and the packed release date (``SpilledBook``).
+  private var kept: [UInt64] = []
+
+  init(limit: Int) {
+    self.limit = limit
+  }
+
+  /// Adds an arrival; ids come ascending.
+  mutating func add(_ id: Int, issued: String?) {
+    count += 1
+    kept.append(UInt64(UInt32(truncatingIfNeeded: id)) << 32 | UInt64(SpilledBook.pack(issued)))
+    // Trimmed in halves, so that adding stays cheap whatever the count.
+    if kept.count >= 2 * limit { kept.removeFirst(kept.count - limit) }
+  }
+
+  /// The ids kept, ascending.
+  var ids: [Int] { kept.suffix(limit).map { Int($0 >> 32) } }
+
+  /// Their release dates.
+  var issued: [Int: String] {
+    var dates: [Int: String] = [:]
+    for arrival in kept.suffix(limit) {
+      let book = SpilledBook(
+        key: 0, offset: 0, count: 0, issued: UInt32(truncatingIfNeeded: arrival))
+      if let date = book.issuedDate { dates[Int(arrival >> 32)] = date }
+    }
+    return dates
   }
 }

@@ -17,10 +17,10 @@ extension LocalCatalogueFiles {
   {
     var index = try StreamedIndex(in: directory)
     defer { index.close() }
-    for id in engine.bookIDs where !ids.contains(id) {
-      guard let json = engine.bookJSON(id: id) else { continue }
-      var parser = JSONParser(Array(json), options: BookRecord.jsonOptions)
-      if let record = try? BookRecord.read(from: &parser) { try index.add(record) }
+    // Each layer read as a stream; the delta's copy of a book supersedes the base's.
+    try engine.forEachLayeredRecord { record, fromDelta in
+      guard !ids.contains(record.id) else { return }
+      try index.add(record, superseded: !fromDelta)
     }
     let name = freshName("local")
     let file = directory.appendingPathComponent(name)

@@ -141,13 +141,13 @@ public struct LocalCatalogueFiles: Sendable {
     removeStaleIndexes(keeping: state)
   }
 
-  /// Writes `delta` (the delta index) under a new name, then the state naming it (the moment
-  /// the synced books take effect), then removes index files no state names. The base is not
-  /// touched.
-  func commit(delta: Data, state: SyncState) throws(SyncFileError) {
+  /// Makes the delta index file `name` in the catalogue directory (complete and synced to
+  /// disk: ``DeltaBuilder`` wrote it) the delta: the state naming it is renamed over the old
+  /// one (the moment the synced books take effect), then index files no state names are
+  /// removed. The base is not touched.
+  func commit(deltaNamed name: String, state: SyncState) throws(SyncFileError) {
     var state = state
-    let name = freshName("delta")
-    try AtomicFile.write(delta, to: directory.appendingPathComponent(name))
+    AtomicFile.syncDirectory(directory)
     state.deltaFile = name
     try write(state)
     removeStaleIndexes(keeping: state)
@@ -291,6 +291,16 @@ public struct LocalCatalogueFiles: Sendable {
   public func seenBook(id: Int) -> Data? {
     let key = Data("{\"id\":\(id),".utf8)
     return readPending().last { $0.starts(with: key) }
+  }
+
+  /// Calls `body` with each pending book, whole lines only (a line cut by a crash is dropped),
+  /// read a piece at a time: the list is never held whole.
+  func forEachPending(_ body: (ArraySlice<UInt8>) throws -> Void) rethrows {
+    guard var reader = FileReader(path: pendingURL.path) else { return }
+    defer { reader.close() }
+    try reader.forEachLine { line in
+      if !line.isEmpty { try body(line) }
+    }
   }
 
   /// The pending books, whole lines only (a line cut by a crash is dropped).
