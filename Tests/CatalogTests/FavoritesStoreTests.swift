@@ -111,6 +111,20 @@ import Testing
     }
   }
 
+  /// A command's books found within one millisecond keep the order they were named in (the
+  /// tie of times once fell back to the ids).
+  @Test func booksAddedAtTheSameMomentKeepTheOrderNamed() throws {
+    try withScratchDirectory { directory in
+      let store = try FavoritesStore(databaseURL: directory.appendingPathComponent("f.sqlite"))
+      let e4 = try StoreFixtures.e4()
+      let moment = StoreFixtures.date(5)
+      let ids = [2701, 84, 1513, 1342]
+      let added = try store.add(ids.map { (try StoreFixtures.book($0, in: e4), moment) })
+      #expect(added == [true, true, true, true])
+      #expect(try store.favorites(order: .newest).map(\.id) == ids.reversed())
+    }
+  }
+
   @Test func titleOrderIgnoresCaseAndAccents() throws {
     try withScratchDirectory { directory in
       let store = try FavoritesStore(databaseURL: directory.appendingPathComponent("f.sqlite"))

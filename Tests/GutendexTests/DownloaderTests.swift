@@ -305,8 +305,11 @@ struct DownloaderTests {
     let bench = try await DownloadBench.start()
     bench.server.serve(ServedFile(content: .generated(size: 100_000)), at: "/f.txt")
     bench.server.faults = FaultPlan(stallMidBody: true)
+    // The body stalls on purpose: the stall limit is far beyond the wait for the part file, so
+    // the cancel is what ends the download even when the test waits its turn for 20 s.
     let task = Task {
-      try await quickDownloader().download(from: bench.fileURL("f.txt"), to: bench.destination())
+      try await quickDownloader(stall: .seconds(600)).download(
+        from: bench.fileURL("f.txt"), to: bench.destination())
     }
     try await waitFor("the part file to hold the first 50,000 bytes") {
       (try? FileManager.default.attributesOfItem(

@@ -70,12 +70,18 @@ final class FavoritesStore: Sendable {
   /// existing favourite keeps its `addedAt` and gets this snapshot of the book.
   func add(_ books: [(book: Book, addedAt: Date)]) throws(StoreError) -> [Bool] {
     try writing { db in
-      try books.map { book, addedAt in
+      // Each added later than the one before, by a millisecond at least: books found within
+      // the same millisecond (the local catalogue finds several) keep the order they were
+      // named in, rather than the id order that breaks a tie of times.
+      var last = Int64.min
+      return try books.map { book, addedAt in
         if try Self.exists(book.id, db) {
           try Self.updateSnapshot(book, db)
           return false
         }
-        try Self.insert(book, addedAt: StoreTimestamp.milliseconds(addedAt), db)
+        let milliseconds = max(StoreTimestamp.milliseconds(addedAt), last &+ 1)
+        last = milliseconds
+        try Self.insert(book, addedAt: milliseconds, db)
         return true
       }
     }
