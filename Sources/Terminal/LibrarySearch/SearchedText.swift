@@ -114,26 +114,11 @@ final class SearchedText {
       let byte = base[index]
       note(index)
       if TextBytes.undefinedInWindows1252.contains(byte) { return (.utf8, high, known) }
-      let length: Int
-      switch byte {
-      case 0xC2...0xDF: length = 2
-      case 0xE0...0xEF: length = 3
-      case 0xF0...0xF4: length = 4
-      default: length = 0
-      }
-      // A character the sample's end cuts in two (the file goes on) is not evidence of
-      // anything, as the reader has it.
-      if length > 1, index + length > end, end == TextBytes.encodingSample { break }
-      var valid = length > 1 && index + length <= end
-      if valid {
-        for offset in 1..<length where base[index + offset] & 0xC0 != 0x80 {
-          valid = false
-          break
-        }
-      }
-      if valid {
+      // The reader's own check of the sequence, so both choose the same encoding.
+      guard let sequence = TextBytes.utf8Sequence(at: index, in: base, end: end) else { break }
+      if sequence.valid {
         multiByte += 1
-        index += length
+        index += sequence.length
       } else {
         invalid += 1
         index += 1

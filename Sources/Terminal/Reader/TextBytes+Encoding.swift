@@ -36,26 +36,32 @@ extension TextBytes {
         continue
       }
       if undefinedInWindows1252.contains(byte) { return .utf8 }
-      let length = sequenceLength(byte)
-      // A character the sample's end cuts in two (the file goes on) is not evidence of
-      // anything: counted invalid, a UTF-8 text whose only accent sat there read as Latin-1.
-      if length > 1, index + length > end, end == encodingSample { break }
-      var valid = length > 1 && index + length <= end
-      if valid {
-        for offset in 1..<length where bytes[index + offset] & 0xC0 != 0x80 {
-          valid = false
-          break
-        }
-      }
-      if valid {
+      guard let sequence = utf8Sequence(at: index, in: base, end: end) else { break }
+      if sequence.valid {
         multiByte += 1
-        index += length
+        index += sequence.length
       } else {
         invalid += 1
         index += 1
       }
     }
     return invalid > 0 && invalid > multiByte ? .windows1252 : .utf8
+  }
+
+  /// The UTF-8 sequence whose lead byte (past ASCII) is at `index`, bytes before `end`: its
+  /// length and whether it is whole and well formed; nil when the sample's end cuts it in two
+  /// (the file goes on), which is not evidence of anything: counted invalid, a UTF-8 text whose
+  /// only accent sat there read as Latin-1.
+  static func utf8Sequence(at index: Int, in base: UnsafePointer<UInt8>, end: Int)
+    -> (length: Int, valid: Bool)?
+  {
+    let length = sequenceLength(base[index])
+    if length > 1, index + length > end, end == encodingSample { return nil }
+    guard length > 1, index + length <= end else { return (length, false) }
+    for offset in 1..<length where base[index + offset] & 0xC0 != 0x80 {
+      return (length, false)
+    }
+    return (length, true)
   }
 
   /// The length of the UTF-8 sequence `lead` starts (0 for a byte that cannot start one).
