@@ -50,7 +50,7 @@ extension GutendexEngine {
     for parameter in parameters {
       guard let value = query.value(parameter) else { continue }
       let terms = value.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
-      let candidates = terms.map { Self.replacements(for: $0, in: words) }
+      let candidates = terms.map { words.replacements(for: $0) }
       var alternatives: [(terms: [String], edits: Int)] = []
       for (index, options) in candidates.enumerated() {
         for option in options {
@@ -78,31 +78,6 @@ extension GutendexEngine {
       .map(\.suggestion)
       .filter { seen.insert($0.parameter + "=" + $0.value).inserted }
       .prefix(limit).map { $0 }
-  }
-
-  /// The most candidate words tried for one misspelt term (each costs a query).
-  static let candidatesPerTerm = 4
-
-  /// The words the catalogue more likely means by `term`, with the edits each takes: the same
-  /// letters with accents (no edit), else words a typo or two away that are much more common,
-  /// nearest first; empty when the term is fine as it is. Several are returned because the most
-  /// common near word is often not the one meant ("dik": "did" is commoner than "dick"); the
-  /// caller runs each and keeps those that find books.
-  static func replacements(for term: String, in words: Vocabulary) -> [(word: String, edits: Int)] {
-    let folded = UpperFold.bytes(term)
-    guard folded.count >= 3 else { return [] }
-    let own = words.frequency(folded)
-    if let accented = words.accentVariants(of: folded).first(where: { $0.frequency > own }) {
-      return [(String(decoding: accented.bytes, as: UTF8.self).lowercased(), 0)]
-    }
-    // A word the catalogue uses a few times is probably meant; only rare spellings are mended.
-    guard own <= 3 else { return [] }
-    return words.neighbours(of: folded).lazy
-      // A word under 3 letters is no reading of a typo ("dik" is not "di"): searches match
-      // inside words, so it would find more books while meaning nothing.
-      .filter { $0.word.frequency > 2 * max(own, 1) && $0.word.bytes.count >= 3 }
-      .prefix(candidatesPerTerm)
-      .map { (String(decoding: $0.word.bytes, as: UTF8.self).lowercased(), $0.distance) }
   }
 
   /// Percent-encodes everything but letters and digits, for a query the engine parses back.
