@@ -10,6 +10,9 @@ package enum PagerCommand: Sendable, Hashable {
   case mark(String)
   /// `b -2`: remove bookmark 2.
   case unmark(Int)
+  /// `hl [note]`: highlight the current search match; `hl /FROM/ /TO/ [note]`: the passage from
+  /// the next FROM on the page to the end of the next TO after it.
+  case highlight(HighlightSpan, note: String)
   /// `bookmarks`: list this book's bookmarks.
   case bookmarks
   /// `g b2`: go to bookmark 2.
@@ -63,6 +66,15 @@ package enum PagerCommand: Sendable, Hashable {
     default: break
     }
     let words = text.split(separator: " ", omittingEmptySubsequences: true)
+    if let first = words.first?.lowercased(), first == "hl" || first == "highlight" {
+      let rest = text.dropFirst(first.count)
+      // `hlx` is not `hl`.
+      if rest.isEmpty || rest.first == " " {
+        return HighlightSpan.parse(rest.trimmingCharacters(in: .whitespaces)).map {
+          .highlight($0.span, note: $0.note)
+        } ?? .unknown(line)
+      }
+    }
     if words.count == 2, words[0].lowercased() == "b", words[1].hasPrefix("-"),
       let number = Int(words[1].dropFirst()), number > 0
     {
@@ -104,5 +116,31 @@ package enum PagerCommand: Sendable, Hashable {
       if Int(argument) == 0 { return .start }
     }
     return .unknown(line)
+  }
+}
+
+/// What `hl` highlights.
+package enum HighlightSpan: Sendable, Hashable {
+  /// The match the last search moved to.
+  case match
+  /// From the first match of the first words at or after the page's first row to the end of
+  /// the first match of the second after it.
+  case between(String, String)
+
+  /// The span and note of what follows `hl`: `NOTE` (the match), or `/FROM/ /TO/ NOTE`; nil
+  /// when the second search is missing or a search is empty.
+  static func parse(_ text: String) -> (span: HighlightSpan, note: String)? {
+    guard text.hasPrefix("/") else { return (.match, text) }
+    func search(_ text: Substring) -> (String, Substring)? {
+      guard text.first == "/" else { return nil }
+      let body = text.dropFirst()
+      guard let end = body.firstIndex(of: "/") else { return nil }
+      let words = body[..<end].trimmingCharacters(in: .whitespaces)
+      return words.isEmpty ? nil : (words, body[body.index(after: end)...])
+    }
+    guard let (from, rest) = search(text[...]),
+      let (to, after) = search(rest.drop { $0 == " " })
+    else { return nil }
+    return (.between(from, to), after.trimmingCharacters(in: .whitespaces))
   }
 }
