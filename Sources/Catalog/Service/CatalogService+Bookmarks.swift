@@ -13,7 +13,7 @@ extension CatalogService {
     try Self.checkKeepable(note)
     let bookmark = Bookmark(
       key: UUID().uuidString.lowercased(), bookID: id, byteOffset: byteOffset,
-      quote: Self.capped(quote.replacingOccurrences(of: "\u{0}", with: "")), note: note,
+      quote: Bookmark.capped(quote.replacingOccurrences(of: "\u{0}", with: "")), note: note,
       createdAt: date, updatedAt: date, endOffset: endOffset,
       chapter: chapter?.replacingOccurrences(of: "\u{0}", with: ""))
     let library = self.library
@@ -32,19 +32,6 @@ extension CatalogService {
       try library.saveBookmark(bookmark)
     }
     await settleChanges()
-  }
-
-  /// `quote` cut to at most ``Bookmark/quoteLimit`` bytes, at a character's end.
-  static func capped(_ quote: String) -> String {
-    guard quote.utf8.count > Bookmark.quoteLimit else { return quote }
-    var kept = ""
-    var bytes = 0
-    for character in quote {
-      bytes += character.utf8.count
-      if bytes > Bookmark.quoteLimit { break }
-      kept.append(character)
-    }
-    return kept
   }
 
   /// The book of a note, for its title and authors, without the network: the favourite's

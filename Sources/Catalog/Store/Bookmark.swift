@@ -32,6 +32,19 @@ public struct Bookmark: Sendable, Hashable {
   /// bounded so an export stays near its size limit's count of notes.
   public static let quoteLimit = 4096
 
+  /// `quote` cut to at most ``quoteLimit`` bytes, at a character's end.
+  static func capped(_ quote: String) -> String {
+    guard quote.utf8.count > quoteLimit else { return quote }
+    var kept = ""
+    var bytes = 0
+    for character in quote {
+      bytes += character.utf8.count
+      if bytes > quoteLimit { break }
+      kept.append(character)
+    }
+    return kept
+  }
+
   /// Whether this marks a passage (a highlight) rather than a place.
   public var isHighlight: Bool { endOffset != nil }
 

@@ -118,29 +118,3 @@ package enum PagerCommand: Sendable, Hashable {
     return .unknown(line)
   }
 }
-
-/// What `hl` highlights.
-package enum HighlightSpan: Sendable, Hashable {
-  /// The match the last search moved to.
-  case match
-  /// From the first match of the first words at or after the page's first row to the end of
-  /// the first match of the second after it.
-  case between(String, String)
-
-  /// The span and note of what follows `hl`: `NOTE` (the match), or `/FROM/ /TO/ NOTE`; nil
-  /// when the second search is missing or a search is empty.
-  static func parse(_ text: String) -> (span: HighlightSpan, note: String)? {
-    guard text.hasPrefix("/") else { return (.match, text) }
-    func search(_ text: Substring) -> (String, Substring)? {
-      guard text.first == "/" else { return nil }
-      let body = text.dropFirst()
-      guard let end = body.firstIndex(of: "/") else { return nil }
-      let words = body[..<end].trimmingCharacters(in: .whitespaces)
-      return words.isEmpty ? nil : (words, body[body.index(after: end)...])
-    }
-    guard let (from, rest) = search(text[...]),
-      let (to, after) = search(rest.drop { $0 == " " })
-    else { return nil }
-    return (.between(from, to), after.trimmingCharacters(in: .whitespaces))
-  }
-}
