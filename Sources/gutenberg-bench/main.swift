@@ -22,7 +22,7 @@ if arguments.contains("--help") || arguments.contains("-h") {
       --quick           fewer samples: a smoke run
       --no-build        measure the gutenberg and bench-hello binaries already built next to
                         this one (else `swift build -c release` builds them first)
-      --only N,N,...    only these figures (1 to 24; 23, a real-size feed of ~2 GB of records
+      --only N,N,...    only these figures (1 to 25; 23, a real-size feed of ~2 GB of records
                         that takes minutes to write, runs only when named)
       --gutenberg PATH  measure this gutenberg binary (e.g. an older build, for before/after)
       -h, --help        show this help and do nothing else
@@ -40,7 +40,7 @@ let only: Set<Int> =
     arguments.index(after: index) < arguments.endIndex
       ? Set(arguments[arguments.index(after: index)].split(separator: ",").compactMap { Int($0) })
       : nil
-  } ?? Set(1...22).union([24])  // 23 only when named
+  } ?? Set(1...22).union([24, 25])  // 23 only when named
 
 func runAll() async throws -> [ResultRow] {
   var binaries = try Binaries.locate(build: !arguments.contains("--no-build"))
@@ -88,6 +88,7 @@ func runAll() async throws -> [ResultRow] {
     if only.contains(22) { rows += try await ProgressBenchmark.run(context) }
     if only.contains(23) { rows += try await RealFeedBenchmark.run(context) }
     if only.contains(24) { rows += try await EpubBenchmark.run(context) }
+    if only.contains(25) { rows += try await NotesBenchmark.run(context) }
   } catch {
     await server.stop()
     throw error

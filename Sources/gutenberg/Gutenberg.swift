@@ -24,7 +24,8 @@ struct Gutenberg: GlobalOptionsCommand {
     version: "1.0.0",
     subcommands: [
       Browse.self, List.self, Show.self, Favorites.self, Cache.self, Status.self,
-      Get.self, LibraryCommand.self, Read.self, Bookmarks.self, Sync.self, New.self, Doctor.self,
+      Get.self, LibraryCommand.self, Read.self, Bookmarks.self, Notes.self, Sync.self, New.self,
+      Doctor.self,
       ProgressCommand.self, Send.self,
     ],
     defaultSubcommand: Browse.self

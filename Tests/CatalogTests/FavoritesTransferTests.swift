@@ -208,7 +208,7 @@ import Testing
           // Compact so the cut lands on line 1; a new book first proves nothing is written.
           "[" + fresh + "," + String(book.replacingOccurrences(of: "\n", with: " ").prefix(200))
         // Version 2 (favourites with reading data) is read too; 3 is not.
-        case "wrongVersion": text.replacingOccurrences(of: "\"version\": 1", with: "\"version\": 3")
+        case "wrongVersion": text.replacingOccurrences(of: "\"version\": 1", with: "\"version\": 4")
         case "notJSON": "Frankenstein, Moby Dick"
         case "badBookID":
           #"{"format":"gutenberg-favorites","version":1,"favorites":["#

@@ -94,7 +94,7 @@ import Testing
     let nested = String(repeating: "[", count: 300) + String(repeating: "]", count: 300)
     var documents = [
       "", "  ", "null", "42", #""text""#, "{}", #"{"favorites":[]}"#, two + "x", two + ",",
-      two.replacingOccurrences(of: "\"version\":2", with: "\"version\":3"),
+      two.replacingOccurrences(of: "\"version\":2", with: "\"version\":4"),
       two.replacingOccurrences(of: "\"version\":2,", with: ""),
       two.replacingOccurrences(of: "\"version\":2", with: "\"version\":\"2\""),
       two.replacingOccurrences(of: "gutenberg-favorites", with: "other"),

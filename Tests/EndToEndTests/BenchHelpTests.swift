@@ -22,7 +22,7 @@ struct BenchHelpTests {
     #expect(out.hasPrefix("USAGE: gutenberg-bench"), "\(out)")
     #expect(out.contains("--only N,N,..."), "\(out)")
     // The figures it names: up to 24, the reader on an EPUB.
-    #expect(out.contains("only these figures (1 to 24;"), "\(out)")
+    #expect(out.contains("only these figures (1 to 25;"), "\(out)")
     #expect(child.stderr.isEmpty, "\(String(decoding: child.stderr, as: UTF8.self))")
   }
 }

@@ -279,6 +279,25 @@ enum ProductionCaptures {
     return String(capture.screen.out.dropFirst(before))
   }
 
+  /// `gutenberg notes 84 --markdown` after two highlights made in the reader on the sample
+  /// text (a passage between two searches, with a note, and a search's match without one).
+  static func notesMarkdown() async throws -> String {
+    let capture = try CaptureApp(width: 80)
+    try await capture.attachBookActions()
+    guard let app = capture.app else { throw CaptureFailure("no app") }
+    let session = ReaderSession(
+      pager: try SampleScreens.reader(), id: 84, service: app.service,
+      output: capture.screen.output(), input: OneShotOutputTests.Lines([]))
+    _ = await session.perform(.search("rejoice to hear"))
+    _ = await session.perform(
+      .highlight(.between("You will", "welfare"), note: "Walton's first letter, > all hope"))
+    _ = await session.perform(.search("cold northern breeze"))
+    _ = await session.perform(.highlight(.match, note: ""))
+    let before = capture.screen.out.count
+    _ = await NotesRunner(context: app).run(id: 84, format: .markdown)
+    return String(capture.screen.out.dropFirst(before))
+  }
+
   /// The reader in a window of `width`×`height`, where it takes keys without Enter: the first
   /// page, then Space, as the window shows them (its last `height` rows, the `:` prompt last).
   static func readerWindow(width: Int, height: Int) async throws -> String {
@@ -386,6 +405,7 @@ enum ProductionCaptures {
       ("reader-60x20", try await readerWindow(width: 60, height: 20)),
       ("reader-epub", try await epubWindow()),
       ("bookmarks", try await bookmarks()),
+      ("notes-markdown", try await notesMarkdown()),
       ("library-search", try await librarySearch()),
       ("progress-status", try await ProgressCaptures.status()),
       ("reader-offer", try await ProgressCaptures.offer()),

@@ -89,6 +89,20 @@ struct ReaderSingleKeyTests {
     #expect(shown.hasSuffix(":"), "the prompt is last: \(shown.suffix(80))")
   }
 
+  @Test func colonHlHighlightsTheMatchWithItsNoteAndChapter() async throws {
+    let (session, _, shown) = try await read([
+      .key(.character("/")), .line("petersburgh"), .key(.character(":")),
+      .line("hl a cold city"),
+    ])
+    #expect(shown.contains("highlighted b1 in Letter 1: “Petersburgh”"), "\(shown.suffix(300))")
+    let marks = try await session.service.bookmarks(id: 84)
+    #expect(marks.count == 1)
+    let mark = try #require(marks.first)
+    #expect(mark.quote == "Petersburgh" && mark.note == "a cold city" && mark.chapter == "Letter 1")
+    let match = try #require(session.pager.match)
+    #expect(mark.byteOffset == match.lowerBound && mark.endOffset == match.upperBound)
+  }
+
   @Test func qInAListReturnsToThePageAndTheKeysAreListed() async throws {
     // A window too short for the contents: they are shown a window at a time.
     let (_, _, shown) = try await read(

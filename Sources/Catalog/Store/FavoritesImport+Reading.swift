@@ -1,6 +1,7 @@
 import Foundation
 
-/// The reading data of a version 2 export: each favourite's reading position and bookmarks.
+/// The reading data of a version 2 or 3 export: each book's reading position and bookmarks
+/// (highlights among them).
 extension FavoritesImport {
   /// Reads `entry`'s `reading_position` and `bookmarks` (both optional) into `item`.
   static func readReading(
@@ -35,10 +36,17 @@ extension FavoritesImport {
       guard !key.isEmpty, key.utf8.count <= 100 else {
         throw invalid("\(at).key", "expected the bookmark's id (1 to 100 characters)")
       }
+      let byteOffset = try count(mark["byte_offset"], at: "\(at).byte_offset", source: source)
+      let end = try mark["end_offset"].map { (end) throws(StoreError) in
+        try count(end, at: "\(at).end_offset", source: source)
+      }
+      if let end, end < byteOffset {
+        throw invalid("\(at).end_offset", "expected an offset at or after byte_offset")
+      }
       item.bookmarks.append(
         Bookmark(
           key: key, bookID: id,
-          byteOffset: try count(mark["byte_offset"], at: "\(at).byte_offset", source: source),
+          byteOffset: byteOffset,
           quote: try text(mark["quote"], at: "\(at).quote", source: source),
           note: try mark["note"].map { (note) throws(StoreError) in
             try text(note, at: "\(at).note", source: source)
@@ -46,7 +54,11 @@ extension FavoritesImport {
           createdAt: StoreTimestamp.date(
             milliseconds: try date(mark["created_at"], at: "\(at).created_at", source: source)),
           updatedAt: StoreTimestamp.date(
-            milliseconds: try date(mark["updated_at"], at: "\(at).updated_at", source: source))))
+            milliseconds: try date(mark["updated_at"], at: "\(at).updated_at", source: source)),
+          endOffset: end,
+          chapter: try mark["chapter"].map { (chapter) throws(StoreError) in
+            try text(chapter, at: "\(at).chapter", source: source)
+          }))
     }
   }
 

@@ -4,8 +4,8 @@ import GutendexEngine
 
 /// The books an import document holds, checked entry by entry (see ``forEachItem``).
 ///
-/// Accepts a `gutenberg-favorites` export (version 1, or 2 with reading positions and
-/// bookmarks), a Gutendex page (`{"results": [...]}`)
+/// Accepts a `gutenberg-favorites` export (version 1, 2 with reading positions and
+/// bookmarks, or 3 with books carried for their notes alone), a Gutendex page (`{"results": [...]}`)
 /// or a bare JSON array of books.
 struct FavoritesImport {
   struct Item {
@@ -18,6 +18,8 @@ struct FavoritesImport {
     var position: ReadingPosition?
     /// The book's bookmarks (version 2).
     var bookmarks: [Bookmark] = []
+    /// False for a book carried only for its notes (`"favourite": false`, version 3).
+    var isFavorite = true
   }
 
   static let format = "gutenberg-favorites"
@@ -25,6 +27,11 @@ struct FavoritesImport {
   static let version = 2
   /// The version written without them, which older versions of the program import too.
   static let plainVersion = 1
+  /// The version written when books with notes but no star are carried too
+  /// (`"favourite": false`), which older versions refuse rather than star those books.
+  static let notesVersion = 3
+  /// The versions read, as errors name them.
+  static let versionsRead = "versions \(plainVersion), \(version) and \(notesVersion)"
 
   var items: [Item] = []
 
@@ -76,17 +83,17 @@ struct FavoritesImport {
       guard let versionValue = document.member("version") else {
         throw invalid(
           "version",
-          "missing (this program reads versions \(Self.plainVersion) and \(Self.version))")
+          "missing (this program reads \(Self.versionsRead))")
       }
       let version = try document.value(of: versionValue)
       guard case .number(let text) = version else {
         throw invalid("version", "expected a number, found \(version.kind)")
       }
-      guard let number = Int(text), number == Self.plainVersion || number == Self.version else {
+      guard let number = Int(text),
+        [Self.plainVersion, Self.version, Self.notesVersion].contains(number)
+      else {
         throw invalid(
-          "version",
-          "unsupported version \(text) (this program reads versions \(Self.plainVersion) "
-            + "and \(Self.version))")
+          "version", "unsupported version \(text) (this program reads \(Self.versionsRead))")
       }
       guard let favorites = document.member("favorites"), favorites.first == UInt8(ascii: "[")
       else {
@@ -106,14 +113,26 @@ struct FavoritesImport {
         guard case .object = entry else {
           throw invalid(path, "expected an object, found \(entry.kind)")
         }
-        guard case .string(let text) = entry["added_at"] ?? .null,
-          let addedAt = StoreTimestamp.parseISO8601(text)
-        else {
-          throw invalid(
-            "\(path).added_at", "expected an ISO-8601 date such as \"2025-01-02T03:04:05Z\"")
+        var isFavorite = true
+        if let mark = entry["favourite"] {
+          guard case .bool(let value) = mark else {
+            throw invalid("\(path).favourite", "expected true or false, found \(mark.kind)")
+          }
+          isFavorite = value
+        }
+        var addedAt: Int64?
+        if isFavorite || entry["added_at"] != nil {
+          guard case .string(let text) = entry["added_at"] ?? .null,
+            let date = StoreTimestamp.parseISO8601(text)
+          else {
+            throw invalid(
+              "\(path).added_at", "expected an ISO-8601 date such as \"2025-01-02T03:04:05Z\"")
+          }
+          addedAt = date
         }
         guard let book = entry["book"] else { throw invalid("\(path).book", "missing") }
         var item = try Self.item(book, path: "\(path).book", addedAt: addedAt, source: source)
+        item.isFavorite = isFavorite
         try Self.readReading(entry, into: &item, path: path, source: source)
         try body(item)
       }

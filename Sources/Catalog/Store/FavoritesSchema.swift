@@ -1,6 +1,6 @@
 import GRDB
 
-/// The favourites file's tables (favourites, library, reading positions, bookmarks, the
+/// The favourites file's tables (favourites, library, reading positions, bookmarks and highlights, the
 /// library's contents) and their migrations, apart from the store that reads and writes them.
 enum FavoritesSchema {
   /// "GTBF" in the SQLite header marks a gutenberg favourites file.
@@ -96,6 +96,16 @@ enum FavoritesSchema {
               chapters BLOB NOT NULL,
               PRIMARY KEY (id, format)
             );
+            """)
+      }
+      migrator.registerMigration("v6-highlights") { db in
+        // A highlight is a bookmark over a passage: where it ends (NULL for a bookmark, which
+        // marks a place) and its chapter's heading, kept so a note is listed with its chapter
+        // once the download is gone, and travels so in an export.
+        try db.execute(
+          sql: """
+            ALTER TABLE bookmark ADD COLUMN end_offset INTEGER;
+            ALTER TABLE bookmark ADD COLUMN chapter TEXT;
             """)
       }
       return migrator

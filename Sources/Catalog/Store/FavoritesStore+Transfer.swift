@@ -11,6 +11,9 @@ extension FavoritesStore {
   /// with its keys sorted, so fields this program does not know survive. A favourite read in
   /// the reader also carries its `reading_position` and `bookmarks`, and the document is then
   /// version 2; without them it stays version 1, which older versions of the program import.
+  /// A book with bookmarks or highlights but no star follows the favourites, marked
+  /// `"favourite": false` (its `book` only its id and title), and makes the document version 3,
+  /// which older versions refuse rather than star it; `count` counts every entry.
   func exportDocument(exportedAt: Date = Date()) throws(StoreError) -> Data {
     var document: [UInt8] = []
     try writeExport(exportedAt: exportedAt) { (piece: [UInt8]) throws(StoreError) in
@@ -45,7 +48,9 @@ extension FavoritesStore {
     let exported = StoreTimestamp.iso8601(
       milliseconds: StoreTimestamp.milliseconds(exportedAt), fractional: false)
     return try reading { db in
-      let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM favorite") ?? 0
+      let favoriteCount = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM favorite") ?? 0
+      let notesOnly = try ExportReadingData.notesOnlyCount(db)
+      let count = favoriteCount + notesOnly
       var out: [UInt8] = []
       out.reserveCapacity(Self.exportPiece + 16 * 1024)
       func flush() throws {
@@ -85,10 +90,20 @@ extension FavoritesStore {
         written += 1
         if out.count >= Self.exportPiece { try flush() }
       }
-      append(written == 0 ? "[]" : "\n  ]")
+      var entries = written
+      try ExportReadingData.notesOnlyBooks(db) { entry in
+        append(entries == 0 ? "[\n    " : ",\n    ")
+        entry.appendPretty(to: &out, level: 2)
+        entries += 1
+        if out.count >= Self.exportPiece { try flush() }
+      }
+      append(entries == 0 ? "[]" : "\n  ]")
       append(",\n  \"format\": ")
       StoreJSON.writeString(FavoritesImport.format, to: &out)
-      let version = carriesReading ? FavoritesImport.version : FavoritesImport.plainVersion
+      let version =
+        notesOnly > 0
+        ? FavoritesImport.notesVersion
+        : carriesReading ? FavoritesImport.version : FavoritesImport.plainVersion
       append(",\n  \"version\": \(version)\n}\n")
       try flush()
       return written
@@ -177,6 +192,12 @@ extension FavoritesStore {
   ) throws -> ImportSummary {
     var summary = ImportSummary()
     try FavoritesImport.forEachItem(in: document, source: source) { item in
+      guard item.isFavorite else {
+        // Notes of a book without a star: merged, the favourites left as they are.
+        summary.notesOnly += 1
+        try Self.mergeReading(item, into: &summary, db)
+        return
+      }
       let stored = try Data.fetchOne(
         db, sql: "SELECT raw_json FROM favorite WHERE id = ?", arguments: [item.book.id])
       if let stored {

@@ -11,6 +11,9 @@ public struct ImportSummary: Sendable, Hashable {
   public var bookmarksAdded = 0
   /// Bookmarks this store had, replaced by a newer edit (their note) from the document.
   public var bookmarksUpdated = 0
+  /// Books in the document with notes but no star, whose notes were merged (they are not
+  /// made favourites).
+  public var notesOnly = 0
   /// Reading positions taken from the document because they were newer than this store's.
   public var positionsUpdated = 0
 

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 
-/// Bookmarks and notes, in the favourites file beside the reading positions.
+/// Bookmarks, highlights and notes, in the favourites file beside the reading positions.
 extension Library {
   /// Adds `bookmark`, or replaces the one with its key.
   func saveBookmark(_ bookmark: Bookmark) throws(StoreError) {
@@ -38,13 +38,14 @@ extension Library {
     try db.execute(
       sql: """
         INSERT OR REPLACE INTO bookmark
-          (key, id, byte_offset, quote, note, created_at, updated_at)
-        VALUES (?, ?, ?, ?, ?, ?, ?)
+          (key, id, byte_offset, quote, note, created_at, updated_at, end_offset, chapter)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
         """,
       arguments: [
         bookmark.key, bookmark.bookID, max(0, bookmark.byteOffset), bookmark.quote,
         bookmark.note, StoreTimestamp.milliseconds(bookmark.createdAt),
         StoreTimestamp.milliseconds(bookmark.updatedAt),
+        bookmark.endOffset.map { max(max(0, bookmark.byteOffset), $0) }, bookmark.chapter,
       ])
   }
 
@@ -52,6 +53,7 @@ extension Library {
     Bookmark(
       key: row["key"], bookID: row["id"], byteOffset: row["byte_offset"], quote: row["quote"],
       note: row["note"], createdAt: StoreTimestamp.date(milliseconds: row["created_at"]),
-      updatedAt: StoreTimestamp.date(milliseconds: row["updated_at"]))
+      updatedAt: StoreTimestamp.date(milliseconds: row["updated_at"]), endOffset: row["end_offset"],
+      chapter: row["chapter"])
   }
 }

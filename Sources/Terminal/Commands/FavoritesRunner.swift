@@ -144,6 +144,10 @@ package struct FavoritesRunner: CommandRunner {
         reading.append(
           "bookmarks: \(summary.bookmarksAdded) added, \(summary.bookmarksUpdated) updated")
       }
+      if summary.notesOnly > 0 {
+        reading.append(
+          "notes of \(TextFormat.plural(summary.notesOnly, "book")) without a star (not starred)")
+      }
       if summary.positionsUpdated > 0 {
         reading.append(
           "\(TextFormat.plural(summary.positionsUpdated, "reading position")) taken (newer)")

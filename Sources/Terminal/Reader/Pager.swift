@@ -260,13 +260,14 @@ package struct Pager: Sendable {
   /// The keys, for the prompt line.
   package static let keys =
     "Enter/n next · p prev · g N% or g LINE · gg first · G last · /word, then n or / · "
-    + "toc, toc N · b [note] mark · bookmarks, g bN, b -N · q quit"
+    + "toc, toc N · b [note] mark · hl [note] highlight the match · bookmarks, g bN, b -N · "
+    + "q quit"
 
   /// The keys on a terminal, where they need no Enter (for `h`).
   package static let singleKeys =
     "Space/f next · b back · j/k a line · d/u half · g/G first/last · 50% or 120g · "
     + "/word ?word, n/N · m mark (and a note) · ' go to a mark · r repaint · "
-    + ": a command (toc, toc N, marks, g 50%, set width 72) · q quit"
+    + ": a command (toc, toc N, marks, hl [note], g 50%, set width 72) · q quit"
 
   /// Goes to the last page: the one whose rows end with the text's last row.
   package mutating func goToEnd() {

@@ -10,6 +10,9 @@ package enum PagerCommand: Sendable, Hashable {
   case mark(String)
   /// `b -2`: remove bookmark 2.
   case unmark(Int)
+  /// `hl [note]`: highlight the current search match; `hl /FROM/ /TO/ [note]`: the passage from
+  /// the next FROM on the page to the end of the next TO after it.
+  case highlight(HighlightSpan, note: String)
   /// `bookmarks`: list this book's bookmarks.
   case bookmarks
   /// `g b2`: go to bookmark 2.
@@ -63,6 +66,15 @@ package enum PagerCommand: Sendable, Hashable {
     default: break
     }
     let words = text.split(separator: " ", omittingEmptySubsequences: true)
+    if let first = words.first?.lowercased(), first == "hl" || first == "highlight" {
+      let rest = text.dropFirst(first.count)
+      // `hlx` is not `hl`.
+      if rest.isEmpty || rest.first == " " {
+        return HighlightSpan.parse(rest.trimmingCharacters(in: .whitespaces)).map {
+          .highlight($0.span, note: $0.note)
+        } ?? .unknown(line)
+      }
+    }
     if words.count == 2, words[0].lowercased() == "b", words[1].hasPrefix("-"),
       let number = Int(words[1].dropFirst()), number > 0
     {

@@ -8,7 +8,7 @@ extension ReaderSession {
     let quote = PlaceQuote.quote(in: pager.text, at: pager.top)
     do {
       let existing = try await service.bookmarks(id: id)
-      if let index = existing.firstIndex(where: { $0.byteOffset == pager.top }) {
+      if let index = existing.firstIndex(where: { $0.byteOffset == pager.top && !$0.isHighlight }) {
         var bookmark = existing[index]
         guard !note.isEmpty, note != bookmark.note else {
           output.print("already bookmarked here: b\(index + 1)")
@@ -22,7 +22,7 @@ extension ReaderSession {
         return
       }
       let added = try await service.addBookmark(
-        id: id, byteOffset: pager.top, quote: quote, note: note)
+        id: id, byteOffset: pager.top, quote: quote, note: note, chapter: chapter(at: pager.top))
       lastMark = added.key
       let number = (try await service.bookmarks(id: id)).firstIndex { $0.key == added.key } ?? 0
       output.print(

@@ -26,7 +26,8 @@ package final class ReaderSession {
   }
 
   var listing: Listing?
-  private var contents: TableOfContents?
+  /// The table of contents, once worked out (`toc`, the status line, a note's chapter).
+  var contents: TableOfContents?
   var searching = false
   /// Whether the last search went backwards (`?word`): `n` goes on that way, `N` the other.
   var searchingBackward = false
@@ -222,6 +223,8 @@ package final class ReaderSession {
       await mark(note: text)
     case .unmark(let number):
       await unmark(number)
+    case .highlight(let span, let note):
+      await highlight(span, note: note)
     case .bookmarks:
       await listBookmarks()
     case .bookmark(let number):

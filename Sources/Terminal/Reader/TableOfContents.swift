@@ -21,6 +21,12 @@ package struct TableOfContents: Sendable {
   /// The headings in text order.
   package let entries: [Entry]
 
+  /// The heading of the chapter holding `offset`: the last entry at or before it; nil before
+  /// the first (or in a book without any).
+  package func chapter(at offset: Int) -> String? {
+    entries.last { $0.offset <= offset }?.title
+  }
+
   /// Lines longer than this are never headings.
   static let headingLength = 100
   /// At most this many entries are kept.
