@@ -4,7 +4,7 @@ import Testing
 
 @testable import Terminal
 
-/// The reflow works on the text's bytes (``WordScanner``, ``RowWrapper``), printable ASCII
+/// The reflow works on the text's bytes (``RowWrapper``), printable ASCII
 /// copied as it is and only other words decoded; and a pager keeps the pieces and pages it
 /// found (``RowCache``). Both must give what the plain way gives: the piece decoded to a
 /// string, cut into words, each sanitised and measured, wrapped one word after another; and

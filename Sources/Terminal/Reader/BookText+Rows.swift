@@ -5,7 +5,7 @@ extension BookText {
   /// characters. Every piece has at least one row (a blank line is one empty row).
   ///
   /// A row is put together as bytes and made a string once (most words are printable ASCII,
-  /// copied from the text as they are, see ``WordScanner``): a 5 MB book is about a million
+  /// copied from the text as they are, see ``RowWrapper``): a 5 MB book is about a million
   /// words.
   func rows(of piece: TextPiece, width: Int) -> [TextRow] {
     if piece.layout == .asWritten { return WrittenLine(bytes, piece.range).rows(width: width) }
@@ -16,8 +16,7 @@ extension BookText {
     var wrapper = RowWrapper(
       bytes, width: width, firstPrefix: firstPrefix, prefix: prefix,
       start: piece.range.lowerBound)
-    var words = WordScanner(bytes, piece.range, acrossLines: piece.layout == .paragraph)
-    while let word = words.next() { wrapper.add(word) }
+    wrapper.wrap(piece.range, acrossLines: piece.layout == .paragraph)
     return wrapper.finish()
   }
 }
