@@ -132,6 +132,30 @@ import Testing
     #expect(nonASCII > 20, "\(nonASCII) of \(checked)")
   }
 
+  /// A line's end, found eight bytes at a time, is the first `\r` or `\n` a byte at a time
+  /// finds, from every offset, with and without a limit (line ends and control bytes at
+  /// every place in an eight-byte word, and none at all).
+  @Test func lineEndsFoundAWordAtATimeAreTheFirstOnes() throws {
+    var bytes = [UInt8](repeating: 0x61, count: 40)
+    for (offset, byte) in [(3, 0x0A), (12, 0x0D), (13, 0x0A), (21, 0x0E), (22, 0x09), (30, 0x0D)] {
+      bytes[offset] = UInt8(byte)
+    }
+    let texts =
+      try Self.texts().map(\.text) + [
+        BookText(data: Data(bytes)), BookText(data: Data(repeating: 0x62, count: 19)),
+      ]
+    for text in texts {
+      let count = text.bytes.count
+      for start in 0..<min(count, 3000) {
+        for limit in [count, start + 5, start + 9, start + 70] {
+          var naive = start
+          while naive < min(limit, count), !LineIndex.isLineEnd(text.bytes[naive]) { naive += 1 }
+          #expect(text.lineEnd(from: start, limit: limit) == naive, "\(start) limit \(limit)")
+        }
+      }
+    }
+  }
+
   /// A pager's pages, read to the end and back, are the rows of every piece found afresh, in
   /// order, at every width: keeping the pieces and pages found changes nothing.
   @Test(arguments: [40, 72, 100])

@@ -43,6 +43,18 @@ struct LineShape: Sendable, Equatable {
     var otherBytes = 0
     var sawLetter = false
     while position < range.upperBound {
+      // Letters after the first one only count (most of a line): one compare a byte.
+      if sawLetter, spaces == 0 {
+        let run = position
+        while position < range.upperBound, (base[position] | 0x20) &- 0x61 < 26 { position += 1 }
+        if position > run {
+          characters += position - run
+          otherBytes += position - run
+          if inFirstWord { firstWord += position - run }
+          previous = base[position - 1]
+          guard position < range.upperBound else { break }
+        }
+      }
       let byte = base[position]
       position += 1
       if byte == 0x20 || byte == 0x09 {
