@@ -173,6 +173,40 @@ struct ProgressSyncTests {
     await servers.stop()
   }
 
+  /// An EPUB's first page is shown before the rest of it is turned into text, sync or not:
+  /// the place pushed and the place offered are still fractions of its whole text, so the
+  /// second device opens within a page of the first.
+  @Test func anEPUBsPlaceIsAFractionOfItsWholeText() async throws {
+    let servers = try await Servers.start()
+    let first = try servers.device()
+    let second = try servers.device()
+    defer {
+      first.cleanUp()
+      second.cleanUp()
+    }
+    for app in [first, second] {
+      let login = try await servers.login(app)
+      try #require(login.status == 0, "\(login)")
+    }
+    let epub = ["--format", "epub"]
+    var reading = try await servers.read(first, String(repeating: "n\n", count: 6) + "q\n", epub)
+    #expect(reading.status == 0, "\(reading)")
+    let lastPage = try #require(Self.pageLines(reading).last, "\(reading)")
+    #expect(lastPage > 1, "\(reading)")
+    let record = try #require(servers.double.stored(user: "alice", document: servers.document()))
+    let pushed = try #require(record["percentage"] as? Double)
+    #expect(pushed > 0 && pushed < 0.5, "\(record)")
+
+    reading = try await servers.read(second, "\nq\n", epub)
+    #expect(reading.status == 0, "\(reading)")
+    let offer = try #require(
+      reading.outLines.first { $0.hasSuffix(": Enter jumps there, n stays") }, "\(reading)")
+    #expect(offer.hasPrefix("gutenberg is at \(Int(pushed * 100))%"), "\(offer)")
+    let opened = try #require(Self.pageLines(reading).first, "\(reading)")
+    #expect(abs(opened - lastPage) <= 22, "opened at line \(opened), first device at \(lastPage)")
+    await servers.stop()
+  }
+
   @Test func aStalledServerCostsOneNoteAndThePlaceIsPushedLater() async throws {
     let servers = try await Servers.start()
     let app = try servers.device()

@@ -90,6 +90,50 @@ import Testing
     #expect(!prefix.isEmpty)
   }
 
+  /// The text is written in the spine's order as documents come, whatever the zip's order:
+  /// each document's own text one after another, blank lines between them, one listed twice
+  /// there twice, an empty one left out, the headings where their lines are; and the start
+  /// shown first is those same bytes.
+  @Test func theDocumentsAreWrittenInSpineOrderWhateverTheZipsOrder() async throws {
+    let folder = try Self.folder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let files = ["c", "a", "empty", "b"].map { name in
+      EpubWriter.File(
+        path: "\(name).xhtml",
+        text: EpubWriter.xhtml(
+          title: name,
+          body: name == "empty"
+            ? ""
+            : "<h2>Part \(name.uppercased())</h2>\n"
+              + String(
+                repeating: "<p>The words of part \(name), one after another.</p>\n", count: 50)))
+    }
+    // Each document's text alone: an EPUB of it and nothing else.
+    var alone: [String: String] = [:]
+    for file in files {
+      let url = folder.appendingPathComponent("\(file.path).epub")
+      try EpubWriter.write(to: url.path, title: "One", documents: [file], spine: [file.path])
+      let text = try await EpubConversion(path: url.path).whole()
+      alone[file.path] = text.bytes.string(text.allBytes)
+    }
+    #expect(alone["empty.xhtml"] == "")
+    let book = folder.appendingPathComponent("book.epub")
+    let spine = ["a.xhtml", "b.xhtml", "empty.xhtml", "a.xhtml", "c.xhtml"]
+    try EpubWriter.write(to: book.path, title: "Parts", documents: files, spine: spine)
+    let conversion = EpubConversion(path: book.path)
+    let start = try await conversion.text(covering: 10)
+    let whole = try await conversion.whole()
+    let expected = ["a", "b", "a", "c"].compactMap { alone["\($0).xhtml"] }
+      .joined(separator: "\n\n")
+    #expect(whole.bytes.string(whole.allBytes) == expected)
+    #expect(expected.hasPrefix(start.bytes.string(start.allBytes)))
+    let outline = try #require(whole.outline)
+    #expect(outline.map(\.title) == ["Part A", "Part B", "Part A", "Part C"])
+    for entry in outline {
+      #expect(whole.bytes.string(entry.offset..<whole.lineEnd(from: entry.offset)) == entry.title)
+    }
+  }
+
   @Test func proseIsWrappedToTheWindowAndVerseKept() async throws {
     let folder = try Self.folder()
     defer { try? FileManager.default.removeItem(at: folder) }

@@ -72,9 +72,10 @@ enum ProgressCaptures {
     let app = try await app(capture, offline: false)
     var hook = try #require(await ReaderProgress.open(context: app, id: 84, fetches: false))
     let text = BookText(data: try FixtureFiles.data("pg84-sample.txt"))
-    let offered = await hook.offer(
+    let offered = try await hook.offer(
       text: text, saved: nil, top: nil, pageBytes: 80 * 22,
-      input: OneShotOutputTests.Lines(["n"]))
+      input: OneShotOutputTests.Lines(["n"])
+    ).top
     await app.close()
     await server.stop()
     guard offered == nil else { throw ProductionCaptures.CaptureFailure("n took the offer") }

@@ -82,26 +82,28 @@ package struct ReadRunner: CommandRunner {
     let height = (output.height ?? TerminalHeight.current()) - 2
     if let note { output.printError(note) }
     var sync = await ReaderProgress.open(context: context, id: entry.id, fetches: syncFetches)
-    // Places are pulled and pushed as a fraction of the whole text: an EPUB is read to its end
-    // first when progress sync is set up.
-    if sync != nil, let whole = rest {
+    // `--at` names the place: no offer then, but the place is still pushed at the end.
+    // Places are pulled and pushed as a fraction of the whole text: an EPUB whose start is
+    // shown is read to its end only when another device's place is to be offered.
+    var offered: Int?
+    if offset == nil, sync != nil {
       do throws(EpubError) {
-        text = try await whole.whole()
+        let offer = try await sync?.offer(
+          text: text, rest: rest, saved: saved, top: top, pageBytes: output.width * height,
+          input: input)
+        offered = offer?.top
+        if let whole = offer?.text, text.isPartial, !whole.isPartial {
+          text = whole
+          rest = nil
+        }
       } catch {
         return fail("cannot read book \(entry.id)'s EPUB: \(error)", error.status)
       }
-      rest = nil
     }
     // A large book's first page is shown at once; its line index is finished meanwhile.
     if !text.index.isComplete {
       Task.detached(priority: .utility) { [text] in text.index.indexAll() }
     }
-    // `--at` names the place: no offer then, but the place is still pushed at the end.
-    let offered =
-      offset != nil
-      ? nil
-      : await sync?.offer(
-        text: text, saved: saved, top: top, pageBytes: output.width * height, input: input)
     var reader = Pager(
       text: text, title: entry.title, width: output.width, height: height, raw: raw,
       top: offered ?? top, textWidth: textWidth)
@@ -115,8 +117,21 @@ package struct ReadRunner: CommandRunner {
       pager: reader, id: entry.id, service: service, output: output, input: input, keys: keys)
     session.rest = rest
     let status = await session.run()
-    // The text the reader ended in: an EPUB's whole text once a key needed it.
-    await sync?.close(text: session.pager.text)
+    // The place as a fraction of the whole text: an EPUB's, read to its end if it is not yet.
+    if let sync {
+      var ended = session.pager.text
+      if ended.isPartial, let rest = session.rest {
+        do throws(EpubError) {
+          ended = try await rest.whole()
+        } catch {
+          output.printError(
+            "note: the rest of book \(entry.id)'s EPUB could not be read (\(error)); your "
+              + "place is kept here and not pushed")
+          return status
+        }
+      }
+      await sync.close(text: ended)
+    }
     return status
   }
 

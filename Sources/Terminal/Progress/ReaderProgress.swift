@@ -41,11 +41,14 @@ struct ReaderProgress {
 
   /// Pulls the book's record and, when another device has read on since `saved` was kept and
   /// stands more than a page away from `top`, offers its place on one line; the offset to open
-  /// at when the reader took it, nil to stay.
+  /// at when the reader took it (nil to stay), and the text it is an offset of: the whole of
+  /// an EPUB whose start `text` is (`rest`), read to its end only when there is another
+  /// device's place to find in it.
   mutating func offer(
-    text: BookText, saved: ReadingPosition?, top: Int?, pageBytes: Int, input: any LineSource
-  ) async -> Int? {
-    guard let key else { return nil }
+    text: BookText, rest: (any RestOfText)? = nil, saved: ReadingPosition?, top: Int?,
+    pageBytes: Int, input: any LineSource
+  ) async throws(EpubError) -> (top: Int?, text: BookText) {
+    guard let key else { return (nil, text) }
     let record: RemoteProgress?
     do {
       record = try await sync.pull(id: id, document: key.document)
@@ -54,11 +57,22 @@ struct ReaderProgress {
       context.output.printError(
         "note: \(Sanitizer.sanitize(error.description)); your place here is kept and pushed "
           + "next time")
-      return nil
+      return (nil, text)
     }
     guard let record, record.deviceID != deviceID || record.device != account.device else {
-      return nil
+      return (nil, text)
     }
+    let whole = text.isPartial ? try await rest?.whole() ?? text : text
+    let top = await offer(
+      record, in: whole, saved: saved, top: top, pageBytes: pageBytes, input: input)
+    return (top, whole)
+  }
+
+  /// Offers `record`'s place in `text` (see the other `offer`).
+  private func offer(
+    _ record: RemoteProgress, in text: BookText, saved: ReadingPosition?, top: Int?,
+    pageBytes: Int, input: any LineSource
+  ) async -> Int? {
     let there = Self.offset(of: record.percentage, in: text)
     let here = top ?? saved?.byteOffset ?? text.bodyBytes.lowerBound
     guard abs(there - here) > pageBytes else { return nil }

@@ -47,8 +47,18 @@ extension BookText {
       range: start..<min(next, limit), lineStart: lineStart, number: number, endsLine: endsLine)
   }
 
-  /// The piece holding byte `offset` of `visible` (a line end belongs to its line).
-  func piece(containing offset: Int, in visible: Range<Int>) -> TextPiece {
+  /// The piece holding byte `offset` of `visible` (a line end belongs to its line); `cache`
+  /// keeps the short lines' pieces found (a pager's).
+  func piece(containing offset: Int, in visible: Range<Int>, cache: RowCache? = nil)
+    -> TextPiece
+  {
+    guard let cache else { return findPiece(containing: offset, in: visible) }
+    return cache.piece(containing: offset, in: visible) {
+      findPiece(containing: offset, in: visible)
+    }
+  }
+
+  private func findPiece(containing offset: Int, in visible: Range<Int>) -> TextPiece {
     var offset = min(max(offset, visible.lowerBound), visible.upperBound)
     // The second byte of `\r\n` is not where a line can be said to end.
     if offset > visible.lowerBound, offset < bytes.count, bytes[offset] == 0x0A,
@@ -99,7 +109,9 @@ extension BookText {
   }
 
   /// The piece after `piece` within `visible`, or nil at its end.
-  func piece(after piece: TextPiece, in visible: Range<Int>) -> TextPiece? {
+  func piece(after piece: TextPiece, in visible: Range<Int>, cache: RowCache? = nil)
+    -> TextPiece?
+  {
     if !piece.endsLine {
       return self.piece(
         lineStart: piece.lineStart, number: piece.number + 1, start: piece.range.upperBound,
@@ -108,11 +120,13 @@ extension BookText {
     guard piece.range.upperBound < visible.upperBound else { return nil }
     let next = nextLineStart(afterEnd: piece.range.upperBound)
     guard next < visible.upperBound else { return nil }
-    return self.piece(containing: next, in: visible)
+    return self.piece(containing: next, in: visible, cache: cache)
   }
 
   /// The piece before `piece` within `visible`, or nil at its start.
-  func piece(before piece: TextPiece, in visible: Range<Int>) -> TextPiece? {
+  func piece(before piece: TextPiece, in visible: Range<Int>, cache: RowCache? = nil)
+    -> TextPiece?
+  {
     if piece.number > 0 {
       let start = anchor(
         lineStart: piece.lineStart, number: piece.number - 1, limit: visible.upperBound)
@@ -122,6 +136,6 @@ extension BookText {
     }
     guard piece.lineStart > visible.lowerBound else { return nil }
     return self.piece(
-      containing: previousLineEnd(beforeStart: piece.lineStart), in: visible)
+      containing: previousLineEnd(beforeStart: piece.lineStart), in: visible, cache: cache)
   }
 }

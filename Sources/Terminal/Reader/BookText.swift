@@ -130,16 +130,22 @@ package struct BookText: Sendable {
 
   /// The first line end (or the end of the text) at or after `start`.
   func lineEnd(from start: Int) -> Int {
-    var position = start
-    while position < bytes.count, !LineIndex.isLineEnd(bytes[position]) { position += 1 }
-    return position
+    lineEnd(from: start, limit: bytes.count)
   }
 
   /// The first line end at or after `start`, looking no further than `limit`.
   func lineEnd(from start: Int, limit: Int) -> Int {
-    var position = start
     let end = min(limit, bytes.count)
-    while position < end, !LineIndex.isLineEnd(bytes[position]) { position += 1 }
+    guard let base = bytes.base, start < end else { return start }
+    var position = start
+    // Eight bytes at a time while none is below 0x0E (so none ends a line): a byte below it
+    // sets its high bit in `(word - 0x0E0E…) & ~word`.
+    while position + 8 <= end {
+      let word = UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self)
+      if (word &- 0x0E0E_0E0E_0E0E_0E0E) & ~word & 0x8080_8080_8080_8080 != 0 { break }
+      position += 8
+    }
+    while position < end, !LineIndex.isLineEnd(base[position]) { position += 1 }
     return position
   }
 

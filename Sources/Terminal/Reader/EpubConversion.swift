@@ -14,7 +14,7 @@ package final class EpubConversion: RestOfText {
   /// The blank lines set between two documents of the spine.
   static let separator: [UInt8] = [0x0A, 0x0A]
 
-  /// One document read.
+  /// One document read, waiting for the documents before it in the spine.
   private struct Document: Sendable {
     let bytes: [UInt8]
     let headings: [TableOfContents.Entry]
@@ -22,14 +22,40 @@ package final class EpubConversion: RestOfText {
 
   private struct State {
     var spine: [String] = []
+    /// Where each of the spine's documents is listed last.
+    var lastMention: [String: Int] = [:]
+    /// The text so far: the spine's documents from the first on, blank lines between them,
+    /// each written there as soon as the ones before it are (and then no longer kept).
+    var text: EpubTextBuffer?
+    /// The headings of the text so far, at their offsets in it.
+    var outline: [TableOfContents.Entry] = []
+    /// Documents read before their turn (a zip need not keep the spine's order), or listed
+    /// again later in the spine.
     var documents: [String: Document] = [:]
-    /// Spine entries read from the first on, and the bytes of their text.
+    /// Spine entries written, from the first on.
     var ready = 0
-    var readyBytes = 0
     var finished = false
     var failure: EpubError?
     var whole: BookText?
     var waiters: [(bytes: Int, continuation: CheckedContinuation<Void, Never>)] = []
+
+    /// Writes `document` (the next spine entry's) into the text; false when it does not fit.
+    mutating func write(_ document: Document) -> Bool {
+      guard let text, !document.bytes.isEmpty else { return true }
+      let offset = text.count == 0 ? 0 : text.count + EpubConversion.separator.count
+      guard text.count == 0 || text.append(EpubConversion.separator),
+        text.append(document.bytes)
+      else { return false }
+      outline += document.headings.map { .init(title: $0.title, offset: $0.offset + offset) }
+      return true
+    }
+
+    /// The text written so far, its headings; `partial` for the start of it.
+    func bookText(partial: Bool) -> BookText {
+      let bytes = text?.text(count: text?.count ?? 0) ?? TextBytes(data: Data())
+      return BookText(
+        bytes: bytes, outline: outline, linesAreParagraphs: true, isPartial: partial)
+    }
   }
 
   private let state = Mutex(State())
@@ -46,11 +72,14 @@ package final class EpubConversion: RestOfText {
   }
 
   /// The text of the spine's first documents once they hold at least `bytes` bytes, or the
-  /// whole text when it is finished first (``BookText/isPartial`` says which).
+  /// whole text when it is finished first (``BookText/isPartial`` says which). Either is the
+  /// text as written so far, not a copy of it.
   package func text(covering bytes: Int) async throws(EpubError) -> BookText {
     await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
       let now = state.withLock { state in
-        if state.finished || state.failure != nil || state.readyBytes >= bytes { return true }
+        if state.finished || state.failure != nil || (state.text?.count ?? 0) >= bytes {
+          return true
+        }
         state.waiters.append((bytes, continuation))
         return false
       }
@@ -60,43 +89,17 @@ package final class EpubConversion: RestOfText {
       if let failure = state.failure { throw failure }
       if let whole = state.whole { return whole }
       if state.finished {
-        let whole = Self.join(state.spine, state.documents, partial: false)
+        let whole = state.bookText(partial: false)
         state.whole = whole
-        // The whole text holds them now.
-        state.documents = [:]
         return whole
       }
-      return Self.join(Array(state.spine.prefix(state.ready)), state.documents, partial: true)
+      return state.bookText(partial: true)
     }
   }
 
   /// The whole text.
   package func whole() async throws(EpubError) -> BookText {
     try await text(covering: .max)
-  }
-
-  /// The documents of `spine` one after another, blank lines between them.
-  private static func join(_ spine: [String], _ documents: [String: Document], partial: Bool)
-    -> BookText
-  {
-    let parts = spine.compactMap { documents[$0] }.filter { !$0.bytes.isEmpty }
-    let total = parts.reduce(0) { $0 + $1.bytes.count } + max(0, parts.count - 1) * 2
-    let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: total)
-    var outline: [TableOfContents.Entry] = []
-    var offset = 0
-    for (number, part) in parts.enumerated() {
-      if number > 0 {
-        for byte in separator {
-          buffer[offset] = byte
-          offset += 1
-        }
-      }
-      outline += part.headings.map { .init(title: $0.title, offset: $0.offset + offset) }
-      _ = UnsafeMutableBufferPointer(rebasing: buffer[offset..<(offset + part.bytes.count)])
-        .initialize(from: part.bytes)
-      offset += part.bytes.count
-    }
-    return BookText(epubText: buffer, outline: outline, isPartial: partial)
   }
 
   // MARK: - The conversion's thread
@@ -115,7 +118,15 @@ package final class EpubConversion: RestOfText {
         }
       }
       let package = try Self.catching { try EpubPackage(documents: documents) }
-      state.withLock { $0.spine = package.spine }
+      // Room for the most text a book may be, and the blank lines between its documents.
+      let text = try EpubTextBuffer(
+        capacity: Self.textLimit + Self.separator.count * package.spine.count)
+      state.withLock { state in
+        state.spine = package.spine
+        state.lastMention = Dictionary(
+          package.spine.enumerated().map { ($1, $0) }, uniquingKeysWith: { max($0, $1) })
+        state.text = text
+      }
       let wanted = Dictionary(
         package.spine.map { ($0.lowercased(), $0) }, uniquingKeysWith: { first, _ in first })
       var total = 0
@@ -127,20 +138,14 @@ package final class EpubConversion: RestOfText {
           guard total <= Self.textLimit else {
             throw EpubError.tooLarge("the book's text", limit: Self.textLimit)
           }
-          publish(
+          try publish(
             path,
             Document(
               bytes: text.bytes,
               headings: text.headings.map { .init(title: $0.title, offset: $0.offset) }))
         }
       }
-      let found = state.withLock { state in
-        state.spine.filter { state.documents[$0] != nil }.count
-      }
-      guard found > 0 else {
-        throw EpubError.notEpub("none of the documents its spine lists is in it")
-      }
-      finish(failure: nil)
+      try finish()
     } catch {
       finish(failure: error)
     }
@@ -157,20 +162,55 @@ package final class EpubConversion: RestOfText {
     }
   }
 
-  /// Keeps document `path`, and wakes the readers waiting for the text it completes.
-  private func publish(_ path: String, _ document: Document) {
-    let woken = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+  /// Writes document `path` into the text when the documents before it are there (else keeps
+  /// it until they are), with those it was the last one missing for, and wakes the readers
+  /// waiting for the text written.
+  private func publish(_ path: String, _ document: Document) throws(EpubError) {
+    let woken = try state.withLock {
+      state throws(EpubError) -> [CheckedContinuation<Void, Never>] in
       state.documents[path] = document
       while state.ready < state.spine.count, let next = state.documents[state.spine[state.ready]] {
-        state.readyBytes += next.bytes.count + Self.separator.count
+        guard state.write(next) else {
+          throw EpubError.tooLarge("the book's text", limit: Self.textLimit)
+        }
+        let written = state.spine[state.ready]
+        // Kept only for the spine's later mention of it.
+        if state.lastMention[written] == state.ready { state.documents[written] = nil }
         state.ready += 1
       }
-      let bytes = state.readyBytes
-      let woken = state.waiters.filter { $0.bytes <= bytes }.map(\.continuation)
-      state.waiters.removeAll { $0.bytes <= bytes }
-      return woken
+      return Self.wake(&state)
     }
     for continuation in woken { continuation.resume() }
+  }
+
+  /// The readers waiting for no more text than is written.
+  private static func wake(_ state: inout State) -> [CheckedContinuation<Void, Never>] {
+    let bytes = state.text?.count ?? 0
+    let woken = state.waiters.filter { $0.bytes <= bytes }.map(\.continuation)
+    state.waiters.removeAll { $0.bytes <= bytes }
+    return woken
+  }
+
+  /// Writes the documents a missing one held back (one the spine lists and the zip has not),
+  /// then ends the text; fails when the zip has none of the spine's documents.
+  private func finish() throws(EpubError) {
+    try state.withLock { state throws(EpubError) in
+      var found = state.ready
+      while state.ready < state.spine.count {
+        if let next = state.documents[state.spine[state.ready]] {
+          guard state.write(next) else {
+            throw EpubError.tooLarge("the book's text", limit: Self.textLimit)
+          }
+          found += 1
+        }
+        state.ready += 1
+      }
+      state.documents = [:]
+      guard found > 0 else {
+        throw EpubError.notEpub("none of the documents its spine lists is in it")
+      }
+    }
+    finish(failure: nil)
   }
 
   private func finish(failure: EpubError?) {

@@ -22,9 +22,10 @@ struct LineShape: Sendable, Equatable {
 
   /// The shape of the line in `range` of `bytes` (line ends excluded).
   init(_ bytes: TextBytes, _ range: Range<Int>) {
+    guard let base = bytes.base else { return }
     var position = range.lowerBound
     while position < range.upperBound {
-      let byte = bytes[position]
+      let byte = base[position]
       if byte == 0x20 {
         indent += 1
       } else if byte == 0x09 {
@@ -42,7 +43,19 @@ struct LineShape: Sendable, Equatable {
     var otherBytes = 0
     var sawLetter = false
     while position < range.upperBound {
-      let byte = bytes[position]
+      // Letters after the first one only count (most of a line): one compare a byte.
+      if sawLetter, spaces == 0 {
+        let run = position
+        while position < range.upperBound, (base[position] | 0x20) &- 0x61 < 26 { position += 1 }
+        if position > run {
+          characters += position - run
+          otherBytes += position - run
+          if inFirstWord { firstWord += position - run }
+          previous = base[position - 1]
+          guard position < range.upperBound else { break }
+        }
+      }
+      let byte = base[position]
       position += 1
       if byte == 0x20 || byte == 0x09 {
         spaces += 1

@@ -30,7 +30,8 @@ package struct Pager: Sendable {
   package var wordsPerMinute = 250
   /// Where the book's chapters start (its table of contents' entries), once known.
   package var chapterStarts: [Int] = []
-  /// The rows of the pieces wrapped last (shared by copies: rows depend only on the text).
+  /// The rows of the pieces wrapped last, the pieces found and the pages cut (shared by
+  /// copies: they depend only on the text).
   private let cache = RowCache()
 
   /// This pager over `text` (the whole of the text it shows the start of), at the same place,
@@ -88,7 +89,7 @@ package struct Pager: Sendable {
 
   /// The row holding byte `offset`.
   func cursor(at offset: Int) -> Cursor {
-    let piece = text.piece(containing: offset, in: visible)
+    let piece = text.piece(containing: offset, in: visible, cache: cache)
     let rows = rows(of: piece)
     let row = rows.lastIndex { $0.start <= offset } ?? 0
     return Cursor(piece: piece, rows: rows, row: row)
@@ -100,7 +101,9 @@ package struct Pager: Sendable {
       cursor.row += 1
       return true
     }
-    guard let next = text.piece(after: cursor.piece, in: visible) else { return false }
+    guard let next = text.piece(after: cursor.piece, in: visible, cache: cache) else {
+      return false
+    }
     cursor = Cursor(piece: next, rows: rows(of: next), row: 0)
     return true
   }
@@ -111,7 +114,9 @@ package struct Pager: Sendable {
       cursor.row -= 1
       return true
     }
-    guard let previous = text.piece(before: cursor.piece, in: visible) else { return false }
+    guard let previous = text.piece(before: cursor.piece, in: visible, cache: cache) else {
+      return false
+    }
     let rows = rows(of: previous)
     cursor = Cursor(piece: previous, rows: rows, row: rows.count - 1)
     return true
@@ -126,6 +131,14 @@ package struct Pager: Sendable {
   /// The current page's rows, and the start of the next page's first row (nil at the end).
   package func page() -> (rows: [TextRow], next: Int?) {
     guard !visible.isEmpty else { return ([], nil) }
+    // Drawn, then turned (which needs where the next page starts): cut once.
+    return cache.page(top: top, width: wrapWidth, height: height, visible: visible) {
+      cutPage()
+    }
+  }
+
+  /// The current page's rows, cut from the text.
+  private func cutPage() -> (rows: [TextRow], next: Int?) {
     var cursor = cursor(at: top)
     var rows = [cursor.rows[cursor.row]]
     while rows.count < height {

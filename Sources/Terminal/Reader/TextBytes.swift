@@ -16,8 +16,10 @@ import Gutendex
 /// turns the pages past its new end into zeros, and ``change()`` tells the reader, which stops.
 ///
 /// `@unchecked Sendable` is safe: the bytes are never written after `init` (a `PROT_READ`
-/// mapping, or a private copy nobody else holds; the guard's zero pages replace pages nobody
-/// could read), and they live until `deinit`; the other properties are `let`.
+/// mapping, a private copy nobody else holds, or a prefix of an ``EpubTextBuffer`` that is
+/// only written past it; the guard's zero pages replace pages nobody could read), and they
+/// live until `deinit` (the buffer a prefix is of is kept alive by it); the other properties
+/// are `let`.
 final class TextBytes: @unchecked Sendable {
   /// The first byte, nil when there are none.
   let base: UnsafePointer<UInt8>?
@@ -27,6 +29,8 @@ final class TextBytes: @unchecked Sendable {
   /// ``encoding(of:)``).
   let encoding: Encoding
   private let mapped: Bool
+  /// What holds the bytes when these are a prefix of them (freed by it, not here).
+  private let owner: AnyObject?
   /// The mapped file: its path, its descriptor (kept open to see its size) and its identity.
   private let file: (path: String, descriptor: Int32, device: UInt64, inode: UInt64)?
 
@@ -35,6 +39,7 @@ final class TextBytes: @unchecked Sendable {
     count = data.count
     mapped = false
     file = nil
+    owner = nil
     guard count > 0 else {
       base = nil
       encoding = .utf8
@@ -51,6 +56,7 @@ final class TextBytes: @unchecked Sendable {
     count = buffer.count
     mapped = false
     file = nil
+    owner = nil
     guard let start = buffer.baseAddress, count > 0 else {
       buffer.deallocate()
       base = nil
@@ -58,6 +64,16 @@ final class TextBytes: @unchecked Sendable {
       return
     }
     base = UnsafePointer(start)
+    encoding = .utf8
+  }
+
+  /// The `count` UTF-8 bytes at `base`, which `owner` holds (and keeps while these live).
+  init(prefix base: UnsafePointer<UInt8>?, count: Int, of owner: AnyObject) {
+    self.base = count > 0 ? base : nil
+    self.count = base == nil ? 0 : count
+    self.owner = owner
+    mapped = false
+    file = nil
     encoding = .utf8
   }
 
@@ -74,6 +90,7 @@ final class TextBytes: @unchecked Sendable {
     count = Int(info.st_size)
     mapped = true
     file = (path, descriptor, UInt64(info.st_dev), UInt64(info.st_ino))
+    owner = nil
     guard count > 0 else {
       base = nil
       encoding = .utf8
@@ -94,7 +111,7 @@ final class TextBytes: @unchecked Sendable {
 
   deinit {
     if let file { close(file.descriptor) }
-    guard let base else { return }
+    guard let base, owner == nil else { return }
     if mapped {
       MappingGuard.unregister(base)
       munmap(UnsafeMutableRawPointer(mutating: base), count)
