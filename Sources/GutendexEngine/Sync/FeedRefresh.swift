@@ -198,6 +198,8 @@ struct FeedRefresh: Sendable {
         try writtenIDs.append32(UInt32(truncatingIfNeeded: id))
         if !previous.holds(id) { arrivals.add(id, issued: issued) }
       }
+      // The writer's buffers are freed: their pages go back before the new index is opened.
+      FreedMemory.release()
       written = file
       arrivedCount = arrivals.count
       let refreshed = now()
@@ -211,7 +213,7 @@ struct FeedRefresh: Sendable {
       next.bookCount = bookCount
       let ids = writtenIDs
       next.syncedBooks = try files.addSyncedIDs { body in try Self.forEachID(in: ids, body) }
-      try files.recordArrivals(arrivals.ids, at: refreshed, issued: arrivals.issued)
+      try files.recordArrivals(arrivals.ids, at: refreshed, issued: arrivals.issued(_:))
       try files.commit(baseNamed: name, bookCount: bookCount, state: next)
       written = nil
       next = try files.readState() ?? next
@@ -316,14 +318,18 @@ struct ArrivalWindow {
   /// The ids kept, ascending.
   var ids: [Int] { kept.suffix(limit).map { Int($0 >> 32) } }
 
-  /// Their release dates.
-  var issued: [Int: String] {
-    var dates: [Int: String] = [:]
-    for arrival in kept.suffix(limit) {
-      let book = SpilledBook(
-        key: 0, offset: 0, count: 0, issued: UInt32(truncatingIfNeeded: arrival))
-      if let date = book.issuedDate { dates[Int(arrival >> 32)] = date }
+  /// The release date of `id`, one of ``ids``: found by a binary search of the kept
+  /// arrivals (ascending by id), so no dictionary of tens of thousands of dates is built.
+  func issued(_ id: Int) -> String? {
+    let kept = self.kept.suffix(limit)
+    var low = kept.startIndex
+    var high = kept.endIndex
+    while low < high {
+      let middle = (low + high) / 2
+      if Int(kept[middle] >> 32) < id { low = middle + 1 } else { high = middle }
     }
-    return dates
+    guard low < kept.endIndex, Int(kept[low] >> 32) == id else { return nil }
+    return SpilledBook(key: 0, offset: 0, count: 0, issued: UInt32(truncatingIfNeeded: kept[low]))
+      .issuedDate
   }
 }

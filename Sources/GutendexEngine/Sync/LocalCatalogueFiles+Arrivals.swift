@@ -45,22 +45,65 @@ extension LocalCatalogueFiles {
   func recordArrivals(
     _ ids: [Int], at date: Date, issued: [Int: String] = [:]
   ) throws(SyncFileError) {
+    try recordArrivals(ids, at: date) { issued[$0] }
+  }
+
+  /// Records that `ids` arrived at `date`, `issued` giving each one's release date; the file
+  /// is written as it is made (a feed refresh adds tens of thousands of books at once: a
+  /// dictionary of their dates, a set of their ids and the whole text at once cost megabytes
+  /// that grew with the feed).
+  func recordArrivals(
+    _ ids: [Int], at date: Date, issued: (Int) -> String?
+  ) throws(SyncFileError) {
     guard !ids.isEmpty else { return }
-    let fresh = Set(ids)
-    var arrivals = readArrivals().filter { !fresh.contains($0.id) }
-    arrivals += ids.sorted().map { Arrival(id: $0, added: date, issued: issued[$0]) }
-    if arrivals.count > Self.arrivalLimit {
-      arrivals.removeFirst(arrivals.count - Self.arrivalLimit)
+    let fresh = ids.sorted()
+    func isFresh(_ id: Int) -> Bool {
+      var low = 0
+      var high = fresh.count
+      while low < high {
+        let middle = (low + high) / 2
+        if fresh[middle] < id { low = middle + 1 } else { high = middle }
+      }
+      return low < fresh.count && fresh[low] == id
     }
-    var text = ""
-    text.reserveCapacity(arrivals.count * 24)
+    // The older arrivals first (a book arriving again takes its new line), then these; only
+    // the newest `arrivalLimit` are kept, the oldest dropped first.
+    let older = readArrivals().filter { !isFresh($0.id) }
+    var distinct = 0
+    for (index, id) in fresh.enumerated() where index == 0 || fresh[index - 1] != id {
+      distinct += 1
+    }
+    var skip = max(0, older.count + distinct - Self.arrivalLimit)
     let seconds = String(Int64(date.timeIntervalSince1970.rounded(.down)))
-    for arrival in arrivals {
-      let when =
-        arrival.added == date
-        ? seconds : String(Int64(arrival.added.timeIntervalSince1970.rounded(.down)))
-      text += "\(arrival.id)\t\(when)\t\(arrival.issued ?? "")\n"
+    try AtomicFile.write(to: arrivalsURL) { (emit) throws(SyncFileError) in
+      var piece: [UInt8] = []
+      piece.reserveCapacity(1 << 16)
+      func line(_ id: Int, _ when: String, _ issued: String?) throws(SyncFileError) {
+        if skip > 0 {
+          skip -= 1
+          return
+        }
+        piece.append(contentsOf: String(id).utf8)
+        piece.append(0x09)
+        piece.append(contentsOf: when.utf8)
+        piece.append(0x09)
+        if let issued { piece.append(contentsOf: issued.utf8) }
+        piece.append(0x0A)
+        if piece.count >= 1 << 16 {
+          try piece.withFileBytes { (bytes) throws(SyncFileError) in try emit(bytes) }
+          piece.removeAll(keepingCapacity: true)
+        }
+      }
+      for arrival in older {
+        let when =
+          arrival.added == date
+          ? seconds : String(Int64(arrival.added.timeIntervalSince1970.rounded(.down)))
+        try line(arrival.id, when, arrival.issued)
+      }
+      for (index, id) in fresh.enumerated() where index == 0 || fresh[index - 1] != id {
+        try line(id, seconds, issued(id))
+      }
+      try piece.withFileBytes { (bytes) throws(SyncFileError) in try emit(bytes) }
     }
-    try AtomicFile.write(Data(text.utf8), to: arrivalsURL)
   }
 }
