@@ -266,6 +266,71 @@ struct LibraryUpdateTests {
     }
   }
 
+  @Test func aRowWithoutValidatorsIsAskedByItsFilesTimeAndTheSameBytesAreUnchanged()
+    async throws
+  {
+    try await Self.with { setup in
+      // A row recorded before validators were kept, at a mirror that ignores the condition
+      // (its Last-Modified is not the file's time): the same bytes come back.
+      let store = setup.app.dataDirectory.appendingPathComponent("favorites.sqlite").path
+      try StoreRows.execute(
+        store, "UPDATE download SET validator = NULL, etag = NULL, last_modified = NULL")
+      let file = try setup.file(11)
+      let before = try Data(contentsOf: file)
+      let logged = setup.server.server.fileRequests.count
+      let run = try await setup.update(["11"])
+      #expect(run.status == 0, "\(run)")
+      #expect(
+        run.outLines == ["Checked 1 book: 0 updated, 1 unchanged, 0 failed (2 requests)"],
+        "\(run)")
+      #expect(run.err.contains("the mirror sent the file though it had not changed"), "\(run)")
+      let asked = try #require(setup.server.server.fileRequests.dropFirst(logged).last)
+      #expect(asked.ifNoneMatch == nil, "\(asked)")
+      // The file's own time, as an HTTP date.
+      let modified = try #require(
+        try FileManager.default.attributesOfItem(atPath: file.path)[.modificationDate] as? Date)
+      let formatter = DateFormatter()
+      formatter.locale = Locale(identifier: "en_US_POSIX")
+      formatter.timeZone = TimeZone(identifier: "GMT")
+      formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+      #expect(asked.ifModifiedSince == formatter.string(from: modified), "\(asked)")
+      #expect(try Data(contentsOf: file) == before)
+      // Its validators are kept now: the next update is a 304 to If-None-Match.
+      let again = try await setup.update(["11"])
+      #expect(again.status == 0, "\(again)")
+      #expect(setup.server.server.fileRequests.last?.ifNoneMatch == "\"v1\"")
+      #expect(!again.err.contains("had not changed"), "\(again)")
+    }
+  }
+
+  @Test func ctrlCInTheMiddleOfAFileLeavesTheOldOneWhole() async throws {
+    try await Self.with { setup in
+      let file = try setup.file(84)
+      let before = try Data(contentsOf: file)
+      // A long new text, which the mirror stops sending halfway.
+      var changed = Data()
+      while changed.count < 400_000 { changed += Self.text(id: 84, edition: "long") }
+      Setup.serve(id: 84, text: changed, etag: "\"v2\"", on: setup.server)
+      setup.server.server.faults = FaultPlan(stallMidBody: true)
+      let part = URL(fileURLWithPath: file.path + ".part")
+      let child = try setup.app.start([
+        "library", "update", "84", "--source", "embedded", "--mirror", setup.mirror, "--timeout",
+        "600",
+      ])
+      child.closeInput()
+      try await Awaiting.condition("the part to hold the half the mirror sent") {
+        let size = (try? FileManager.default.attributesOfItem(atPath: part.path))?[.size] as? Int
+        return size == changed.count / 2
+      }
+      child.kill(SIGINT)
+      let exit = await child.wait(timeout: .seconds(60))
+      let err = String(decoding: child.stderr, as: UTF8.self)
+      #expect(exit.code == 130, "\(exit) \(err)")
+      #expect(err.contains("interrupted"), "\(err)")
+      #expect(try Data(contentsOf: file) == before)
+    }
+  }
+
   /// The book a request's path is for (`/ebooks/84.txt.utf-8`, `/cache/epub/84/pg84.txt`).
   static func book(of path: String) -> Int? {
     let parts = path.split(separator: "/")
