@@ -277,6 +277,8 @@ struct LibraryUpdateTests {
         store, "UPDATE download SET validator = NULL, etag = NULL, last_modified = NULL")
       let file = try setup.file(11)
       let before = try Data(contentsOf: file)
+      let modified = try #require(
+        try FileManager.default.attributesOfItem(atPath: file.path)[.modificationDate] as? Date)
       let logged = setup.server.server.fileRequests.count
       let run = try await setup.update(["11"])
       #expect(run.status == 0, "\(run)")
@@ -287,14 +289,17 @@ struct LibraryUpdateTests {
       let asked = try #require(setup.server.server.fileRequests.dropFirst(logged).last)
       #expect(asked.ifNoneMatch == nil, "\(asked)")
       // The file's own time, as an HTTP date.
-      let modified = try #require(
-        try FileManager.default.attributesOfItem(atPath: file.path)[.modificationDate] as? Date)
       let formatter = DateFormatter()
       formatter.locale = Locale(identifier: "en_US_POSIX")
       formatter.timeZone = TimeZone(identifier: "GMT")
       formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
       #expect(asked.ifModifiedSince == formatter.string(from: modified), "\(asked)")
       #expect(try Data(contentsOf: file) == before)
+      // Not even renamed over: the file is as it was, time and all.
+      #expect(
+        try FileManager.default.attributesOfItem(atPath: file.path)[.modificationDate] as? Date
+          == modified)
+      #expect(!FileManager.default.fileExists(atPath: file.path + ".part"))
       // Its validators are kept now: the next update is a 304 to If-None-Match.
       let again = try await setup.update(["11"])
       #expect(again.status == 0, "\(again)")

@@ -14,8 +14,8 @@ import Gutendex
 /// (`If-Modified-Since`); a row recorded before both were kept is asked by its one validator
 /// (an ETag when quoted, else a date), and a row with none by its file's modification time
 /// (`If-Modified-Since`). A server that ignores the condition and sends the file anyway is
-/// caught by comparing the bytes with the old file's: the same bytes are "unchanged" (the
-/// file was renamed over by an identical copy; its row gets the validators learnt).
+/// caught by comparing the bytes with the old file's before anything is renamed: the same
+/// bytes are "unchanged", the file is not touched, and its row gets the validators learnt.
 ///
 /// A changed file is downloaded to `<name>.part` and renamed over the old one once complete,
 /// of the announced length and synced (``Downloader/refresh(from:to:condition:markPublished:expecting:progress:)``),
@@ -87,26 +87,32 @@ struct LibraryUpdate: Sendable {
     }
     defer { lock.release() }
     events(.lockAcquired)
-    // The old file, open: after the rename it still reads the old bytes, for the comparison.
-    let old = try? RegularFile.open(entry.path, flags: O_RDONLY, followingLinks: false)
-    defer { if let old { close(old) } }
+    let present = DownloadFile.kind(entry.path) != .absent
     let downloader = Downloader(
       pipeline: pipeline,
       retry: RetryPolicy(maxAttempts: 4, maxRetryAfter: request.maxRetryAfter),
       stallTimeout: request.stallTimeout, minimumSpeed: request.minimumSpeed)
     let answer: Downloader.Refreshed
     do {
+      // A file gone from its place is fetched again without a condition.
       answer = try await downloader.refresh(
-        from: url, to: destination,
-        condition: old == nil ? ConditionalRequest() : condition.request,
+        from: url, to: destination, condition: present ? condition.request : ConditionalRequest(),
         markPublished: true, expecting: expected
       ) { events(.progress($0)) }
     } catch {
       throw .download(error)
     }
-    guard case .replaced(let result) = answer else {
+    let result: DownloadResult
+    let kind: LibraryUpdateOutcome.Kind
+    switch answer {
+    case .unchanged:
       return LibraryUpdateOutcome(
         kind: .unchanged, before: entry, after: entry, comparedBy: condition)
+    case .sameBytes(let sent):
+      // The file is untouched; its row learns the validators, so the next check is a 304.
+      (result, kind) = (sent, .sameBytes)
+    case .replaced(let sent):
+      (result, kind) = (sent, .updated)
     }
     var recorded = entry
     recorded.size = result.size
@@ -114,18 +120,13 @@ struct LibraryUpdate: Sendable {
     recorded.etag = result.etag
     recorded.lastModified = result.lastModified
     recorded.url = url.redacted
-    let same = old.map { Self.sameBytes($0, path: destination.path) } ?? false
-    if !same { recorded.fetchedAt = service.now() }
-    do {
-      try await service.recordDownload(recorded)
-    } catch {
-      // The new file is in place; its mark stays, so the next `get` adopts it.
-      throw error
-    }
-    Downloader.confirmRecorded(destination)
+    if kind == .updated { recorded.fetchedAt = service.now() }
+    // When this fails after a rename, the file's published mark stays, so the next `get`
+    // adopts the new file.
+    try await service.recordDownload(recorded)
+    if kind == .updated { Downloader.confirmRecorded(destination) }
     return LibraryUpdateOutcome(
-      kind: same ? .sameBytes : .updated, before: entry, after: recorded,
-      comparedBy: old == nil ? .missingFile : condition)
+      kind: kind, before: entry, after: recorded, comparedBy: present ? condition : .missingFile)
   }
 
   /// Where the file comes from: the book's own URL for the row's format (so a mirror named
@@ -162,26 +163,6 @@ struct LibraryUpdate: Sendable {
     formatter.timeZone = TimeZone(identifier: "GMT")
     formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
     return formatter.string(from: date)
-  }
-
-  /// True when the file at `path` has the bytes `old` (an open descriptor) has.
-  static func sameBytes(_ old: Int32, path: String) -> Bool {
-    guard let new = try? RegularFile.open(path, flags: O_RDONLY, followingLinks: false) else {
-      return false
-    }
-    defer { close(new) }
-    let size = 256 << 10
-    var left = [UInt8](repeating: 0, count: size)
-    var right = [UInt8](repeating: 0, count: size)
-    var offset: off_t = 0
-    while true {
-      let read = left.withUnsafeMutableBytes { pread(old, $0.baseAddress, size, offset) }
-      let other = right.withUnsafeMutableBytes { pread(new, $0.baseAddress, size, offset) }
-      guard read >= 0, read == other else { return false }
-      if read == 0 { return true }
-      guard left[0..<read] == right[0..<read] else { return false }
-      offset += off_t(read)
-    }
   }
 
   /// Whether the server's file differs from the copy `condition` describes: one conditional

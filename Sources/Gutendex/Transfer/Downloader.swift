@@ -88,12 +88,18 @@ public final class Downloader: Sendable {
     case unchanged
     /// The server sent the file, now at its name (the old one replaced by a rename).
     case replaced(DownloadResult)
+    /// The server sent the file (it ignored the condition), and it has the bytes the file at
+    /// the destination has: that file is left as it was, the part removed. The result says
+    /// what the server sent (its validators), `path` the untouched file.
+    case sameBytes(DownloadResult)
   }
 
   /// Downloads `url` over the file at `destination` only if the server's copy differs from it
   /// (`condition`: its validators): 304 writes nothing, 200 goes to the part file and replaces
-  /// the file by a rename once complete and synced, so the old file stays whole until then.
-  /// Otherwise as ``download(from:to:replace:markPublished:sameFile:expecting:progress:)``.
+  /// the file by a rename once complete and synced, so the old file stays whole until then;
+  /// a complete part with the file's own bytes (a server that ignores conditions) is removed
+  /// instead, and the file not touched. Otherwise as
+  /// ``download(from:to:replace:markPublished:sameFile:expecting:progress:)``.
   public func refresh(
     from url: URL, to destination: URL, condition: ConditionalRequest,
     markPublished: Bool = false, expecting: ExpectedContent = .any,
@@ -101,13 +107,13 @@ public final class Downloader: Sendable {
   ) async throws(DownloadError) -> Refreshed {
     try await fetch(
       from: url, to: destination, replace: true, markPublished: markPublished, sameFile: [],
-      expecting: expecting, condition: condition, progress: progress)
+      expecting: expecting, condition: condition, keepsSameBytes: true, progress: progress)
   }
 
   private func fetch(
     from url: URL, to destination: URL, replace: Bool, markPublished: Bool,
     sameFile: [URL], expecting: ExpectedContent, condition: ConditionalRequest?,
-    progress: @escaping @Sendable (DownloadProgress) -> Void
+    keepsSameBytes: Bool = false, progress: @escaping @Sendable (DownloadProgress) -> Void
   ) async throws(DownloadError) -> Refreshed {
     let path = destination.path
     if !replace, DownloadFile.kind(path) != .absent { throw .exists(path: path) }
@@ -127,6 +133,14 @@ public final class Downloader: Sendable {
             condition: condition, progress: progress)
         else { return .unchanged }
         try Self.check(partial, expecting, from: finalURL)
+        if keepsSameBytes, DownloadFile.sameBytes(partial.partURL.path, path) {
+          partial.remove()
+          return .sameBytes(
+            DownloadResult(
+              path: destination, size: partial.sizeOf(path),
+              validator: record.validator, etag: record.etag, lastModified: record.lastModified,
+              resumedFrom: 0, restart: record.restart, finalURL: finalURL))
+        }
         return .replaced(
           try finish(
             partial, destination, replace: replace, markPublished: markPublished, record,
