@@ -168,11 +168,13 @@ struct LibraryUpdateTests {
     }
   }
 
-  @Test func aRetryAfterIsWaitedOutThenTheFileIsChecked() async throws {
+  @Test(arguments: [429, 503]) func aRetryAfterIsWaitedOutThenTheFileIsChecked(status: Int)
+    async throws
+  {
     try await Self.with { setup in
       let before = setup.server.server.requests.count
       setup.server.server.faults = FaultPlan(statusScript: [
-        ScriptedResponse(status: 429, headers: ["Retry-After": "1"])
+        ScriptedResponse(status: status, headers: ["Retry-After": "1"])
       ])
       let run = try await setup.update()
       #expect(run.status == 0, "\(run)")
@@ -333,6 +335,29 @@ struct LibraryUpdateTests {
       #expect(exit.code == 130, "\(exit) \(err)")
       #expect(err.contains("interrupted"), "\(err)")
       #expect(try Data(contentsOf: file) == before)
+    }
+  }
+
+  /// No mirror named: every request goes to Project Gutenberg's bulk mirror, none to www (a
+  /// loopback proxy stands in for the internet and refuses them); every book failing for want
+  /// of the network is exit 69, and nothing in the library changes.
+  @Test func withoutAMirrorTheFilesAreCheckedAtPGsBulkMirror() async throws {
+    try await Self.with { setup in
+      let proxy = try LoopbackProxy()
+      var app = setup.app
+      app.extraEnvironment["https_proxy"] = proxy.url.absoluteString
+      app.extraEnvironment["http_proxy"] = proxy.url.absoluteString
+      let before = try Self.snapshot(app.dataDirectory.appendingPathComponent("books"))
+      let run = try await app.run(["library", "update", "--source", "embedded"])
+      await proxy.stop()
+      #expect(run.status == 69, "\(run)")
+      #expect(run.err.contains("note: the files are checked at Project Gutenberg's mirror"))
+      #expect(run.errLines.filter { $0.hasPrefix("error: book ") }.count == 3, "\(run)")
+      #expect(!proxy.requestLines.isEmpty, "\(run)")
+      #expect(
+        proxy.requestLines.allSatisfy { $0 == "CONNECT aleph.pglaf.org:443 HTTP/1.1" },
+        "\(proxy.requestLines)")
+      #expect(try Self.snapshot(app.dataDirectory.appendingPathComponent("books")) == before)
     }
   }
 
