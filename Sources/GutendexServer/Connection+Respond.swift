@@ -33,7 +33,7 @@ extension Connection {
         isHead: isHead, keepAlive: keepAlive)
     }
     let path = String(head.target.prefix { $0 != "?" })
-    if let route = server.fileRoute(path, range: head.header("range")) {
+    if let route = server.fileRoute(path, head: head) {
       return try await respond(to: route, head: head, plan: plan, keepAlive: keepAlive)
     }
     if let oversized = plan.oversizedBody {

@@ -35,12 +35,23 @@ extension LoopbackServer {
   /// The `Range` header of every file request so far, in order (nil: the request had none).
   public var fileRangeHeaders: [String?] { state.withLock { $0.fileRanges } }
 
-  /// The redirect or file for a request path, logging a file request's `Range`.
-  func fileRoute(_ path: String, range: String?) -> FileRoute? {
+  /// Every request files mode answered so far (redirects and files), in order.
+  public var fileRequests: [FileRequest] { state.withLock { $0.fileRequests } }
+
+  /// The redirect or file for a request path, logging the request (and a file request's
+  /// `Range`).
+  func fileRoute(_ path: String, head: RequestHead) -> FileRoute? {
     state.withLock { state in
-      if let redirect = state.redirects[path] { return .redirect(redirect) }
+      let logged = FileRequest(
+        path: path, range: head.header("range"), ifNoneMatch: head.header("if-none-match"),
+        ifModifiedSince: head.header("if-modified-since"), userAgent: head.header("user-agent"))
+      if let redirect = state.redirects[path] {
+        state.fileRequests.append(logged)
+        return .redirect(redirect)
+      }
       guard let file = state.files[path] else { return nil }
-      state.fileRanges.append(range)
+      state.fileRanges.append(logged.range)
+      state.fileRequests.append(logged)
       return .file(file)
     }
   }

@@ -38,6 +38,8 @@ public final class LoopbackServer: Sendable {
     var redirects: [String: Redirect] = [:]
     /// The `Range` header of each file request, in order (nil when there was none).
     var fileRanges: [String?] = []
+    /// Every request files mode answered, in order (redirects included).
+    var fileRequests: [FileRequest] = []
     /// The descriptors of the open connections, which ``stop()`` shuts down.
     var openSockets: Set<Int32> = []
     /// Set by ``stop()``: a connection accepted from now on is closed at once.

@@ -3,8 +3,11 @@ import Terminal
 
 struct LibraryCommand: GlobalOptionsCommand {
   static let configuration = CommandConfiguration(
-    commandName: "library", abstract: "List downloaded books, search their texts, or remove them.",
-    subcommands: [ListLibrary.self, SearchLibrary.self, RemoveFromLibrary.self],
+    commandName: "library",
+    abstract: "List downloaded books, search their texts, update or remove them.",
+    subcommands: [
+      ListLibrary.self, SearchLibrary.self, UpdateLibrary.self, RemoveFromLibrary.self,
+    ],
     defaultSubcommand: ListLibrary.self)
 
   // Only so that `gutenberg library --help` lists them too; the subcommands use their own.
@@ -67,6 +70,46 @@ struct LibraryCommand: GlobalOptionsCommand {
       let format: ListFormat = json ? .json : .automatic
       try await global.run(readsOnly: true, readsNoPages: true, usesNoPageCache: true) {
         await LibrarySearchRunner(context: $0).run(words: words, format: format)
+      }
+    }
+  }
+
+  struct UpdateLibrary: GlobalOptionsCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "update",
+      abstract: "Fetch again the downloaded books whose files changed at Project Gutenberg.",
+      discussion: """
+        Each file (or only those of the books named) is checked with one conditional \
+        request (If-None-Match with its ETag, else If-Modified-Since), one request at a time \
+        and at most two a second (GUTENBERG_PG_PAUSE), at Project Gutenberg's mirror \
+        aleph.pglaf.org unless --mirror or GUTENBERG_MIRROR(S) names others. An unchanged \
+        file costs one 304 and is not touched; a changed one is downloaded beside it and \
+        renamed over it once complete, so a cut connection or Ctrl-C leaves the old file \
+        whole. Bookmarks are kept (a highlight whose words are found again in the new text \
+        moves to them). A 429 or 503 with Retry-After is waited for, up to 2 minutes. Prints \
+        one summary line (--json: the same per book). A book that fails is one error line; \
+        the others are still checked, and the exit status is then 1.
+
+        Example: `gutenberg library update --dry-run` says what would be fetched again and \
+        writes nothing; `gutenberg library update 84 1342` checks only those two books.
+        """)
+    @OptionGroup(title: GlobalOptions.title) var global: GlobalOptions
+    @Argument(help: "Project Gutenberg numbers (default: every downloaded book).") var ids: [Int] =
+      []
+    @Option(
+      name: .customLong("mirror"),
+      help: "A Project Gutenberg mirror to ask (repeat for more; default: aleph.pglaf.org).")
+    var mirrors: [String] = []
+    @Flag(help: "Ask, but write nothing: report what would be updated.") var dryRun = false
+    @Flag(help: "Print JSON.") var json = false
+
+    func run() async throws {
+      let (ids, mirrors, dryRun) = (ids, mirrors, dryRun)
+      let format: ListFormat = json ? .json : .automatic
+      // A dry run opens the stores to read only: it writes nothing, as `library` does not.
+      try await global.values.run(readsOnly: dryRun, usesNoPageCache: dryRun) {
+        await LibraryUpdateRunner(context: $0).run(
+          ids: ids, mirrors: mirrors, dryRun: dryRun, format: format)
       }
     }
   }

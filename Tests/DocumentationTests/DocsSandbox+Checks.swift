@@ -195,6 +195,13 @@ extension DocsSandbox {
             options: .regularExpression) != nil
         }
       }
+    case "library" where invocation.operands.first == "update" && !invocation.isJSON:
+      needStdout("the update's summary line") {
+        $0.range(
+          of: #"^Checked [0-9,]+ (books?|files of [0-9,]+ books?): [0-9,]+ (updated|would be "#
+            + #"updated), [0-9,]+ unchanged, [0-9,]+ failed \([0-9,]+ requests?\)[^\n]*\n$"#,
+          options: .regularExpression) != nil
+      }
     case "library" where invocation.operands.first == "search":
       if invocation.isJSON {
         needStdout("the matches as JSON") { json($0) is [Any] }

@@ -77,6 +77,8 @@ struct LibraryDownload: Sendable {
     var recorded = entry
     recorded.size = result.size
     recorded.validator = result.validator
+    recorded.etag = result.etag
+    recorded.lastModified = result.lastModified
     recorded.fetchedAt = service.now()
     return await record(recorded, kind: .downloaded, result: result, destination: destination)
   }

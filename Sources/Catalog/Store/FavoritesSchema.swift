@@ -108,6 +108,17 @@ enum FavoritesSchema {
             ALTER TABLE bookmark ADD COLUMN chapter TEXT;
             """)
       }
+      migrator.registerMigration("v7-download-validators") { db in
+        // Both validators of a download as the server sent them, so `library update` asks
+        // with If-None-Match (the ETag, weak ones too) or If-Modified-Since; `validator`
+        // stays what If-Range takes. Rows from before keep NULL here and are asked by their
+        // `validator`, else their file's time.
+        try db.execute(
+          sql: """
+            ALTER TABLE download ADD COLUMN etag TEXT;
+            ALTER TABLE download ADD COLUMN last_modified TEXT;
+            """)
+      }
       return migrator
     })
 }

@@ -26,12 +26,13 @@ final class Library: Sendable {
       try db.execute(
         sql: """
           INSERT OR REPLACE INTO download
-            (id, format, title, path, size, fetched_at, validator, url)
-          VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            (id, format, title, path, size, fetched_at, validator, url, etag, last_modified)
+          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
           """,
         arguments: [
           entry.id, entry.format, entry.title, entry.path, entry.size,
-          StoreTimestamp.milliseconds(entry.fetchedAt), entry.validator, entry.url,
+          StoreTimestamp.milliseconds(entry.fetchedAt), entry.validator, entry.url, entry.etag,
+          entry.lastModified,
         ])
       try db.execute(
         sql: "DELETE FROM download_contents WHERE id = ? AND format = ?",
@@ -156,7 +157,8 @@ final class Library: Sendable {
     LibraryEntry(
       id: row["id"], format: row["format"], title: row["title"], path: row["path"],
       size: row["size"], fetchedAt: StoreTimestamp.date(milliseconds: row["fetched_at"]),
-      validator: row["validator"], url: row["url"])
+      validator: row["validator"], url: row["url"], etag: row["etag"],
+      lastModified: row["last_modified"])
   }
 }
 

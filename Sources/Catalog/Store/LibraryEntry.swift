@@ -18,12 +18,18 @@ public struct LibraryEntry: Sendable, Hashable {
   public var validator: String?
   /// The URL asked for.
   public var url: String
+  /// The `ETag` the file came with (nil: none, or recorded before it was kept).
+  public var etag: String?
+  /// The `Last-Modified` the file came with (nil: none, or recorded before it was kept).
+  public var lastModified: String?
 
   /// An entry.
   public init(
     id: Int, format: String, title: String, path: String, size: Int64, fetchedAt: Date,
-    validator: String?, url: String
+    validator: String?, url: String, etag: String? = nil, lastModified: String? = nil
   ) {
+    self.etag = etag
+    self.lastModified = lastModified
     self.id = id
     self.format = format
     self.title = title

@@ -19,6 +19,8 @@ final class DownloadExchange: Sendable {
     case complete(validator: String?, total: Int64?)
     /// An answer that is not the file (an HTML page where a book was asked for): why.
     case notTheFile(String)
+    /// 304 to a conditional request: the file is the one its validators name.
+    case notModified
   }
 
   private struct State {
@@ -29,6 +31,9 @@ final class DownloadExchange: Sendable {
     var resumed: Int64?
     var restartReason: DownloadResult.Restart?
     var status: Int?
+    var etag: String?
+    var lastModified: String?
+    var retryAfter: Duration?
   }
 
   private let state = Mutex(State())
@@ -37,16 +42,21 @@ final class DownloadExchange: Sendable {
   let resume: (offset: Int64, info: PartialDownload.Info)?
   /// What the file must look like (its `Content-Type` is checked here).
   let expected: ExpectedContent
+  /// Whether the request was conditional (`If-None-Match`, `If-Modified-Since`): only then is a
+  /// 304 an answer rather than an error.
+  let conditional: Bool
   let progress: @Sendable (DownloadProgress) -> Void
 
   init(
     original: URL, partial: PartialDownload, resume: (offset: Int64, info: PartialDownload.Info)?,
-    expected: ExpectedContent = .any, progress: @escaping @Sendable (DownloadProgress) -> Void
+    expected: ExpectedContent = .any, conditional: Bool = false,
+    progress: @escaping @Sendable (DownloadProgress) -> Void
   ) {
     self.original = original
     self.partial = partial
     self.resume = resume
     self.expected = expected
+    self.conditional = conditional
     self.progress = progress
   }
 
@@ -57,6 +67,12 @@ final class DownloadExchange: Sendable {
   var status: Int? { state.withLock { $0.status } }
   /// Set when a part was there but the server sent the whole file instead.
   var restartReason: DownloadResult.Restart? { state.withLock { $0.restartReason } }
+  /// The answer's `ETag` and `Last-Modified`, as sent (nil: none).
+  var validators: (etag: String?, lastModified: String?) {
+    state.withLock { ($0.etag, $0.lastModified) }
+  }
+  /// The `Retry-After` of a 429 or 503, when it gave one.
+  var retryAfter: Duration? { state.withLock { $0.retryAfter } }
   func close() {
     state.withLock { $0.sink }?.closeFile()
   }
@@ -106,7 +122,11 @@ final class DownloadExchange: Sendable {
 
   private func receiveHead(_ head: StreamedResponse) throws -> Disposition {
     let validator = Self.validator(head)
-    state.withLock { $0.status = head.status }
+    state.withLock {
+      $0.status = head.status
+      $0.etag = head.header("etag").flatMap { $0.isEmpty ? nil : $0 }
+      $0.lastModified = head.header("last-modified").flatMap { $0.isEmpty ? nil : $0 }
+    }
     if head.status == 200 || head.status == 206,
       let problem = expected.problem(contentType: head.header("content-type"))
     {
@@ -175,6 +195,9 @@ final class DownloadExchange: Sendable {
         set(.restart(.rangeNotSupported))
       }
       return .stop
+    case 304 where conditional:
+      set(.notModified)
+      return .stop
     case 429:
       let seconds = head.header("retry-after").flatMap {
         Int($0.trimmingCharacters(in: .whitespaces))
@@ -182,6 +205,11 @@ final class DownloadExchange: Sendable {
       set(.failed(.rateLimited(retryAfter: seconds.map { .seconds($0) }, url: head.url)))
       return .stop
     case 500..<600:
+      // A 503's Retry-After (seconds or a date) says when to ask again; the retry honours it.
+      if head.status == 503 {
+        let wait = GutendexClient.retryAfter(head.header("retry-after"))
+        state.withLock { $0.retryAfter = wait }
+      }
       set(.failed(.serverError(status: head.status, url: head.url)))
       return .stop
     case 407:

@@ -130,4 +130,29 @@ package enum DownloadFile {
   static func message(_ code: Int32) -> String {
     FileSink.message(code)
   }
+
+  /// True when the regular files at `left` and `right` hold the same bytes (read a piece at a
+  /// time, neither followed if a link); false when either cannot be read.
+  package static func sameBytes(_ left: String, _ right: String) -> Bool {
+    guard let one = try? RegularFile.open(left, flags: O_RDONLY, followingLinks: false) else {
+      return false
+    }
+    defer { close(one) }
+    guard let other = try? RegularFile.open(right, flags: O_RDONLY, followingLinks: false) else {
+      return false
+    }
+    defer { close(other) }
+    let size = 256 << 10
+    var first = [UInt8](repeating: 0, count: size)
+    var second = [UInt8](repeating: 0, count: size)
+    var offset: off_t = 0
+    while true {
+      let read = first.withUnsafeMutableBytes { pread(one, $0.baseAddress, size, offset) }
+      let got = second.withUnsafeMutableBytes { pread(other, $0.baseAddress, size, offset) }
+      guard read >= 0, read == got else { return false }
+      if read == 0 { return true }
+      guard first[0..<read] == second[0..<read] else { return false }
+      offset += off_t(read)
+    }
+  }
 }

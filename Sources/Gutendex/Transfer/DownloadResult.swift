@@ -16,6 +16,10 @@ public struct DownloadResult: Sendable, Hashable {
   public var size: Int64
   /// The server's ETag, else its Last-Modified, for the library.
   public var validator: String?
+  /// The server's `ETag` as sent (weak ones too: `If-None-Match` takes them), nil for none.
+  public var etag: String? = nil
+  /// The server's `Last-Modified` as sent, nil for none.
+  public var lastModified: String? = nil
   /// Bytes that were resumed from an earlier partial file (0 for a fresh download).
   public var resumedFrom: Int64
   /// Set when a partial file was there but had to be thrown away.

@@ -72,6 +72,49 @@ public final class Downloader: Sendable {
     sameFile: [URL] = [], expecting: ExpectedContent = .any,
     progress: @escaping @Sendable (DownloadProgress) -> Void = { _ in }
   ) async throws(DownloadError) -> DownloadResult {
+    let answer = try await fetch(
+      from: url, to: destination, replace: replace, markPublished: markPublished,
+      sameFile: sameFile, expecting: expecting, condition: nil, progress: progress)
+    guard case .replaced(let result) = answer else {
+      // Never: a 304 is an answer only to a conditional request, and this one was not.
+      throw .server(.http(status: 304, detail: nil, url: url))
+    }
+    return result
+  }
+
+  /// What a conditional download found.
+  public enum Refreshed: Sendable {
+    /// 304: the server's file is the copy's; nothing was written.
+    case unchanged
+    /// The server sent the file, now at its name (the old one replaced by a rename).
+    case replaced(DownloadResult)
+    /// The server sent the file (it ignored the condition), and it has the bytes the file at
+    /// the destination has: that file is left as it was, the part removed. The result says
+    /// what the server sent (its validators), `path` the untouched file.
+    case sameBytes(DownloadResult)
+  }
+
+  /// Downloads `url` over the file at `destination` only if the server's copy differs from it
+  /// (`condition`: its validators): 304 writes nothing, 200 goes to the part file and replaces
+  /// the file by a rename once complete and synced, so the old file stays whole until then;
+  /// a complete part with the file's own bytes (a server that ignores conditions) is removed
+  /// instead, and the file not touched. Otherwise as
+  /// ``download(from:to:replace:markPublished:sameFile:expecting:progress:)``.
+  public func refresh(
+    from url: URL, to destination: URL, condition: ConditionalRequest,
+    markPublished: Bool = false, expecting: ExpectedContent = .any,
+    progress: @escaping @Sendable (DownloadProgress) -> Void = { _ in }
+  ) async throws(DownloadError) -> Refreshed {
+    try await fetch(
+      from: url, to: destination, replace: true, markPublished: markPublished, sameFile: [],
+      expecting: expecting, condition: condition, keepsSameBytes: true, progress: progress)
+  }
+
+  private func fetch(
+    from url: URL, to destination: URL, replace: Bool, markPublished: Bool,
+    sameFile: [URL], expecting: ExpectedContent, condition: ConditionalRequest?,
+    keepsSameBytes: Bool = false, progress: @escaping @Sendable (DownloadProgress) -> Void
+  ) async throws(DownloadError) -> Refreshed {
     let path = destination.path
     if !replace, DownloadFile.kind(path) != .absent { throw .exists(path: path) }
     let partial = PartialDownload(destination: destination)
@@ -84,13 +127,24 @@ public final class Downloader: Sendable {
     var attempt = 1
     while true {
       do {
-        let finalURL = try await transfer(
-          url, partial, &record, attempt: attempt, sameFile: sameFile, expecting: expecting,
-          progress: progress)
+        guard
+          let finalURL = try await transfer(
+            url, partial, &record, attempt: attempt, sameFile: sameFile, expecting: expecting,
+            condition: condition, progress: progress)
+        else { return .unchanged }
         try Self.check(partial, expecting, from: finalURL)
-        return try finish(
-          partial, destination, replace: replace, markPublished: markPublished, record, url: url,
-          finalURL: finalURL)
+        if keepsSameBytes, DownloadFile.sameBytes(partial.partURL.path, path) {
+          partial.remove()
+          return .sameBytes(
+            DownloadResult(
+              path: destination, size: partial.sizeOf(path),
+              validator: record.validator, etag: record.etag, lastModified: record.lastModified,
+              resumedFrom: 0, restart: record.restart, finalURL: finalURL))
+        }
+        return .replaced(
+          try finish(
+            partial, destination, replace: replace, markPublished: markPublished, record,
+            url: url, finalURL: finalURL))
       } catch let error as DownloadError {
         throw Self.keeping(error, partial)
       } catch {
@@ -106,7 +160,8 @@ public final class Downloader: Sendable {
           throw Self.keeping(failure, partial)
         }
         do {
-          try await Task.sleep(for: delay(after: server, retry: attempt))
+          try await Task.sleep(
+            for: delay(after: server, retryAfter: record.retryAfter, retry: attempt))
         } catch {
           throw .interrupted(kept: partial.partSize, resumable: partial.isResumable)
         }
@@ -142,15 +197,19 @@ public final class Downloader: Sendable {
     var restart: DownloadResult.Restart?
     var validator: String?
     var total: Int64?
+    var etag: String?
+    var lastModified: String?
+    /// The last 503's `Retry-After` (a 429's travels in its error).
+    var retryAfter: Duration?
   }
 
   /// One attempt: requests, follows redirects, restarts from zero when the part cannot be
-  /// resumed; returns the URL that served the whole file.
+  /// resumed; returns the URL that served the whole file, nil for a 304 to `condition`.
   private func transfer(
     _ url: URL, _ partial: PartialDownload, _ record: inout Record, attempt: Int,
-    sameFile: [URL], expecting: ExpectedContent,
+    sameFile: [URL], expecting: ExpectedContent, condition: ConditionalRequest?,
     progress: @escaping @Sendable (DownloadProgress) -> Void
-  ) async throws -> URL {
+  ) async throws -> URL? {
     var current = url
     var redirects = 0
     var fresh = false
@@ -163,8 +222,14 @@ public final class Downloader: Sendable {
         headers["Range"] = "bytes=\(resume.offset)-"
         headers["If-Range"] = resume.info.validator
       }
+      // Sent at every hop: the redirect's target is the file the condition is about. With a
+      // part (an update cut short), a server whose file is still the old one answers 304; one
+      // whose file is the part's continues it (If-Range).
+      let conditionHeaders = condition?.headers ?? [:]
+      headers.merge(conditionHeaders) { _, new in new }
       let exchange = DownloadExchange(
-        original: url, partial: partial, resume: resume, expected: expecting, progress: progress)
+        original: url, partial: partial, resume: resume, expected: expecting,
+        conditional: !conditionHeaders.isEmpty, progress: progress)
       let request = HTTPRequest(
         url: current, headers: headers, timeout: stallTimeout, minimumSpeed: minimumSpeed)
       let started = ContinuousClock.now
@@ -204,12 +269,16 @@ public final class Downloader: Sendable {
         record.restart = reason
         fresh = true
       case .failed(let error):
+        record.retryAfter = exchange.retryAfter
         throw error
+      case .notModified:
+        return nil
       case .notTheFile(let reason):
         throw DownloadError.notTheFile(url: current, reason: reason)
       case .body(let validator, let total), .complete(let validator, let total):
         record.validator = validator
         record.total = total
+        (record.etag, record.lastModified) = exchange.validators
         let size = partial.partSize
         if let total, size != total {
           // The connection ended early without libcurl noticing: a lost connection.
@@ -295,6 +364,7 @@ public final class Downloader: Sendable {
     FileSink.syncDirectory(destination.deletingLastPathComponent().path)
     return DownloadResult(
       path: destination, size: partial.sizeOf(path), validator: record.validator,
+      etag: record.etag, lastModified: record.lastModified,
       resumedFrom: record.restart == nil ? (record.resumedFrom ?? 0) : 0,
       restart: record.restart, finalURL: finalURL)
   }
@@ -322,8 +392,13 @@ public final class Downloader: Sendable {
     }
   }
 
-  private func delay(after error: GutendexError, retry attempt: Int) -> Duration {
+  private func delay(after error: GutendexError, retryAfter: Duration?, retry attempt: Int)
+    -> Duration
+  {
     if case .rateLimited(let retryAfter?, _) = error, retryAfter <= retry.maxRetryAfter {
+      return retryAfter
+    }
+    if case .serverError(503, _) = error, let retryAfter, retryAfter <= retry.maxRetryAfter {
       return retryAfter
     }
     return retry.delay(beforeRetry: attempt, random: Double.random(in: 0..<1))

@@ -74,6 +74,24 @@ package enum PlaceQuote {
     return best.map(Match.moved) ?? .lost
   }
 
+  /// Where the words of `quote` end when they are read at `position` (the offset after their
+  /// last byte), nil when they are not there; a highlight found again keeps its whole passage.
+  package static func end(of quote: String, at position: Int, in text: BookText) -> Int? {
+    let needle = encoded(quote, for: text)
+    let bytes = text.bytes
+    var at = position
+    for byte in needle {
+      if byte == 0x20 {
+        guard at < bytes.count, isSpace(bytes[at]) else { return nil }
+        at = skipSpace(in: text, from: at)
+      } else {
+        guard at < bytes.count, bytes[at] == byte else { return nil }
+        at += 1
+      }
+    }
+    return at
+  }
+
   /// The quote as the file's bytes (UTF-8, or Windows-1252 for a Latin-1 text).
   static func encoded(_ quote: String, for text: BookText) -> [UInt8] {
     if text.bytes.encoding == .windows1252,
