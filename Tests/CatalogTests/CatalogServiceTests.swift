@@ -229,6 +229,24 @@ struct CatalogServiceTests {
     #expect(entries[4].url == "local: search=made")
     #expect(entries[4].error == nil)
     #expect(entries.allSatisfy { $0.date == harness.clock.now })
+    // The client's requests say their method; an answer found without one has none.
+    #expect(entries.map(\.method) == ["GET", "GET", nil, "GET", nil])
+  }
+
+  /// A request sent by another pipeline (progress sync's `PUT`) joins the recent requests with
+  /// its own method, as the status screen lists them.
+  @Test func aRequestOfAnotherPipelineIsListedWithItsMethod() async throws {
+    let harness = try CatalogHarness()
+    _ = try await harness.service.page(BookQuery())
+    let url = try #require(URL(string: "https://sync.example.org/syncs/progress"))
+    harness.service.recordRequest(
+      RequestEvent(
+        method: "PUT", url: url, status: 200, error: nil, duration: .milliseconds(5), attempt: 1))
+    let entries = harness.service.recentRequests()
+    #expect(entries.map(\.method) == ["PUT", "GET"])
+    #expect(entries.first?.url == "https://sync.example.org/syncs/progress")
+    #expect(entries.first?.status == 200)
+    #expect(entries.first?.origin == .network)
   }
 }
 

@@ -255,4 +255,40 @@ struct ProgressSyncTests {
     #expect(servers.double.stored(user: "alice", document: try servers.document()) != nil)
     await servers.stop()
   }
+
+  /// A key file other users may read (a `chmod`, a copy, a restore) is refused as ssh refuses
+  /// a private key: one line that says how to fix it, no request sent with the key; the book
+  /// still opens, with one note, and `chmod 600` as the line says is the fix.
+  @Test func aKeyFileOthersMayReadIsRefusedWithOneLineSayingChmod600() async throws {
+    let servers = try await Servers.start()
+    let app = try servers.device()
+    defer { app.cleanUp() }
+    try #require(try await servers.login(app).status == 0)
+    let file = app.dataDirectory.appendingPathComponent("progress/account.json")
+    try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: file.path)
+    let sent = servers.double.requests.count
+
+    let status = try await app.run(["progress", "status"])
+    #expect(status.status == 1, "\(status)")
+    #expect(status.errLines.count == 1, "\(status)")
+    #expect(
+      status.errLines.first?.hasSuffix(
+        "mode 0644 lets other users read or change the key it "
+          + "holds: chmod 600 \(file.path)") == true, "\(status)")
+    let push = try await app.run(["progress", "push"])
+    #expect(push.status == 1 && push.errLines.count == 1, "\(push)")
+    #expect(push.err.contains("chmod 600 \(file.path)"), "\(push)")
+
+    let reading = try await servers.read(app, "q\n")
+    #expect(reading.status == 0, "\(reading)")
+    #expect(!reading.outLines.isEmpty, "the book opens: \(reading)")
+    let notes = reading.errLines.filter { $0.contains("chmod 600") }
+    #expect(notes.count == 1 && notes[0].hasPrefix("note: "), "\(reading.err)")
+    #expect(servers.double.requests.count == sent, "nothing was sent with the key")
+
+    try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
+    let fixed = try await app.run(["progress", "status"])
+    #expect(fixed.status == 0 && fixed.out.contains("the login works"), "\(fixed)")
+    await servers.stop()
+  }
 }

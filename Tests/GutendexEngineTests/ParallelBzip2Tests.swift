@@ -33,7 +33,7 @@ import Testing
     try #require(ParallelBzip2.loadFailure == nil)
     var offset = compressed.startIndex
     var cancelled = false
-    let decoder = ParallelBzip2(
+    let decoder = try ParallelBzip2(
       next: {
         guard offset < compressed.endIndex else { return nil }
         let end = min(offset + piece, compressed.endIndex)
@@ -86,7 +86,9 @@ import Testing
     // stream's end, each block's first pair failing.
     var scanner = Bzip2Scanner()
     var found: [Bzip2Scanner.Candidate] = []
-    compressed.withUnsafeBytes { scanner.scan($0, base: 0, final: true) { found.append($0) } }
+    try compressed.withUnsafeBytes {
+      try scanner.scan($0, base: 0, final: true) { found.append($0) }
+    }
     #expect(found.count == 2 * counts.blocks + 1, "\(found)")
     #expect(counts.falseCandidates == counts.blocks, "\(counts)")
   }
@@ -140,7 +142,7 @@ import Testing
     #expect(try Self.decompress(compressed).0 == data)
   }
 
-  @Test func theScannerFindsEitherMagicAtEveryBitOffsetAcrossPieces() {
+  @Test func theScannerFindsEitherMagicAtEveryBitOffsetAcrossPieces() throws {
     for magic in [Bzip2Scanner.blockMagic, Bzip2Scanner.endMagic] {
       for shift in 0..<8 {
         // The magic at bit 8 * 5 + shift of 16 bytes of ones and zeros around it.
@@ -156,8 +158,8 @@ import Testing
           var base = 0
           for (index, range) in [0..<split, split..<16].enumerated() {
             held += bits[range]
-            held.withUnsafeBytes {
-              scanner.scan($0, base: base, final: index == 1) { found.append($0) }
+            try held.withUnsafeBytes {
+              try scanner.scan($0, base: base, final: index == 1) { found.append($0) }
             }
             // What is scanned may be dropped (the reader drops what it has passed).
             let drop = scanner.next - base

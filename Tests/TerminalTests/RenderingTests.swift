@@ -276,7 +276,7 @@ import Testing
     #expect(lines.contains("Cache:       48 pages · 1.2 MiB · oldest 2 days ago"))
     #expect(lines.contains("Favourites:  7 books · refreshed 3 h ago"))
     let request = lines.first { $0.contains("/books/2554/") }
-    #expect(request == "  06:28:25  HTTP 200     412 ms  network  /books/2554/")
+    #expect(request == "  06:28:25  HTTP 200     412 ms  network  GET  /books/2554/")
     // A failure says `error` in the row and its reason under it.
     let failed = lines.firstIndex { $0.contains("/books/?languages=ru") }
     #expect(failed.map { lines[$0].hasPrefix("  06:20:00  error") } == true, "\(lines)")

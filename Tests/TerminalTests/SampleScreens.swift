@@ -103,16 +103,16 @@ enum SampleScreens {
           outcome: .failure("timed out after 10 s"),
           durationMilliseconds: 10_000, origin: .local),
         .init(
-          startedAt: at(420), target: "/books/", outcome: .status(429), durationMilliseconds: 88,
-          origin: .network),
+          method: "GET", startedAt: at(420), target: "/books/", outcome: .status(429),
+          durationMilliseconds: 88, origin: .network),
         .init(
-          startedAt: at(300), target: "/books/?page=2", outcome: .status(200),
+          method: "GET", startedAt: at(300), target: "/books/?page=2", outcome: .status(200),
           durationMilliseconds: 1_234, origin: .network),
         .init(
           startedAt: at(180), target: "/books/?page=2", outcome: .status(200),
           durationMilliseconds: 2, origin: .cache),
         .init(
-          startedAt: at(95), target: "/books/2554/", outcome: .status(200),
+          method: "GET", startedAt: at(95), target: "/books/2554/", outcome: .status(200),
           durationMilliseconds: 412, origin: .network),
       ], timeZone: utc)
   }

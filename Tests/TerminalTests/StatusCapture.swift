@@ -15,11 +15,16 @@ enum StatusCapture {
       milliseconds: Int64, _ origin: RequestLog.Entry.Origin
     ) -> RequestLog.Entry {
       RequestLog.Entry(
-        date: at(seconds), url: url, status: status, error: error,
-        duration: .milliseconds(milliseconds), origin: origin)
+        method: origin == .network ? "GET" : nil, date: at(seconds), url: url, status: status,
+        error: error, duration: .milliseconds(milliseconds), origin: origin)
     }
+    // The reader's place, pushed to a KOReader progress server as the book was closed.
+    var push = entry(
+      60, "https://sync.example.org/syncs/progress", status: 200, milliseconds: 156, .network)
+    push.method = "PUT"
     // Newest first, as `RequestLog.recent` gives them.
     let requests = [
+      push,
       entry(95, "https://gutendex.com/books/2554/", status: 200, milliseconds: 412, .network),
       entry(180, "cache: page=2", status: nil, milliseconds: 2, .cache),
       entry(300, "https://gutendex.com/books/?page=2", status: 200, milliseconds: 1_234, .network),

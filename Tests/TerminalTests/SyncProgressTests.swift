@@ -1,5 +1,5 @@
+import Catalog
 import Foundation
-import GutendexEngine
 import Testing
 
 @testable import Terminal

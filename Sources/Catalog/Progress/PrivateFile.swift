@@ -15,8 +15,10 @@ enum PrivateFile {
   static let limit = 4 * 1_048_576
 
   /// The file's bytes; nil when there is no file; throws when it is not a regular file the
-  /// program can read.
-  static func read(_ url: URL) throws(ProgressSyncError) -> Data? {
+  /// program can read. A `secret` (the key's file) is also refused, as ssh refuses a private
+  /// key, when its mode lets other users read or change it (a `chmod`, a copy, a restore from
+  /// a backup may have widened it): one line saying so and how to fix it.
+  static func read(_ url: URL, secret: Bool = false) throws(ProgressSyncError) -> Data? {
     let descriptor = open(url.path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
     if descriptor < 0, errno == ENOENT { return nil }
     guard descriptor >= 0 else { throw .file(path: url.path, reason: message(errno)) }
@@ -24,6 +26,10 @@ enum PrivateFile {
     var info = stat()
     guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
       throw .file(path: url.path, reason: "not a regular file")
+    }
+    // Checked on the descriptor read, not the path: the file read is the file checked.
+    if secret, info.st_mode & 0o077 != 0 {
+      throw .file(path: url.path, reason: openToOthers(mode: info.st_mode, path: url.path))
     }
     guard info.st_size <= limit else {
       throw .file(path: url.path, reason: "larger than \(limit) bytes")
@@ -109,6 +115,13 @@ enum PrivateFile {
       guard errno == EINTR else { throw .file(path: lock.path, reason: message(errno)) }
     }
     return try body()
+  }
+
+  /// `mode 0644 lets other users read or change the key it holds: chmod 600 PATH`.
+  static func openToOthers(mode: mode_t, path: String) -> String {
+    let octal = String(mode & 0o7777, radix: 8)
+    let padded = String(repeating: "0", count: max(0, 4 - octal.count)) + octal
+    return "mode \(padded) lets other users read or change the key it holds: chmod 600 \(path)"
   }
 
   static func message(_ code: Int32) -> String {

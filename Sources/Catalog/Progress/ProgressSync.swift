@@ -29,9 +29,10 @@ public struct ProgressSync: Sendable {
   var stateFile: URL { directory.appendingPathComponent("state.json") }
   var lockFile: URL { directory.appendingPathComponent("lock") }
 
-  /// The login, nil before `progress login`.
+  /// The login, nil before `progress login`; refused (``ProgressSyncError/file(path:reason:)``,
+  /// saying `chmod 600 PATH`) when other users may read or change the file of its key.
   public func account() throws(ProgressSyncError) -> SyncAccount? {
-    guard let data = try PrivateFile.read(accountFile) else { return nil }
+    guard let data = try PrivateFile.read(accountFile, secret: true) else { return nil }
     guard let account = try? JSONDecoder().decode(SyncAccount.self, from: data),
       account.serverURL != nil
     else {

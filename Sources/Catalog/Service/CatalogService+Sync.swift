@@ -54,7 +54,7 @@ extension CatalogService {
   /// what the sync has done so far, from any thread (what a progress line draws).
   public func syncCatalogue(
     full: Bool = false, feed: FeedOptions? = nil, sources: SyncSources? = nil,
-    events: (@Sendable (SyncEvent) -> Void)? = nil
+    events: (@Sendable (SyncProgressEvent) -> Void)? = nil
   ) async throws(CatalogError) -> SyncReport {
     try await LocalSync(service: self).run(
       full: full, feed: feed, sources: sources, events: events)

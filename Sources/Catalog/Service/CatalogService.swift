@@ -64,10 +64,7 @@ public final class CatalogService: Sendable {
     let previous = client.observer
     client.observer = { event in
       previous?(event)
-      log.record(
-        RequestLog.Entry(
-          date: now(), url: event.url.redacted, status: event.status,
-          error: event.error?.description, duration: event.duration, origin: .network))
+      log.record(event, at: now())
     }
     self.client = client
     self.favorites = favorites
@@ -160,6 +157,12 @@ public final class CatalogService: Sendable {
   /// The most recent requests, newest first.
   public func recentRequests(_ limit: Int = 10) -> [RequestLog.Entry] {
     log.recent(limit)
+  }
+
+  /// Adds a request sent outside the service's own client (progress sync's `PUT`, say) to the
+  /// recent requests, as the client's own are: what `status` lists.
+  public func recordRequest(_ event: RequestEvent) {
+    log.record(event, at: now())
   }
 
   /// One page for `query`: live when possible, else cached, else from the local catalogue (see

@@ -42,7 +42,7 @@ struct LocalSync: Sendable {
   /// books), from any thread: what a progress line draws.
   func run(
     full: Bool, feed: FeedOptions?, sources: SyncSources?,
-    events: (@Sendable (SyncEvent) -> Void)?
+    events: (@Sendable (SyncProgressEvent) -> Void)?
   ) async throws(CatalogError) -> SyncReport {
     let (client, network, favorites, now) = (
       service.client, service.network, service.favorites, service.now
@@ -58,7 +58,17 @@ struct LocalSync: Sendable {
     let held = try await heldIDs()
     var sync = CatalogueSync(
       client: client, files: files, feed: (feed ?? local.policy.feed)?.policy, now: now)
-    sync.events = events
+    if let events {
+      // The engine's events, told as the model layer's (the front does not see the engine).
+      sync.events = { event in
+        switch event {
+        case .page(let books): events(.page(books: books))
+        case .feed(let bytes, let total, let books):
+          events(.feed(bytes: bytes, total: total, books: books))
+        case .record(let books, let of): events(.record(books: books, of: of))
+        }
+      }
+    }
     let sources = sources ?? local.policy.sources
     sync.gutenberg = sources.gutenberg
     sync.walksServer = sources.walksServer

@@ -1,4 +1,5 @@
 import Foundation
+import Gutendex
 import Synchronization
 
 /// A short log of recent requests for the status screen (the seed apps' "sync log").
@@ -10,6 +11,9 @@ public final class RequestLog: Sendable {
       case network, cache, local
     }
 
+    /// The HTTP method sent (`GET`, or `PUT` and `POST` for progress sync); nil for an answer
+    /// found without a request (the page cache or the local catalogue).
+    public var method: String? = nil
     /// When the request started.
     public var date: Date
     /// The URL asked for.
@@ -39,6 +43,15 @@ public final class RequestLog: Sendable {
       list.append(entry)
       if list.count > capacity { list.removeFirst(list.count - capacity) }
     }
+  }
+
+  /// Adds the entry of one attempt at a request sent to a server (its URL redacted), made at
+  /// `date`.
+  public func record(_ event: RequestEvent, at date: Date) {
+    record(
+      Entry(
+        method: event.method, date: date, url: event.url.redacted, status: event.status,
+        error: event.error?.description, duration: event.duration, origin: .network))
   }
 
   /// The newest `limit` entries, newest first.

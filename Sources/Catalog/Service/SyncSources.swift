@@ -12,6 +12,10 @@ public struct SyncSources: Sendable, Hashable {
   /// Whether the Gutendex server's pages are walked.
   public var walksServer: Bool
 
+  /// The whole feed's URL (`rdf-files.tar.bz2`) at the Project Gutenberg site these sources
+  /// read, nil when they read none: where the front's feed options point by default then.
+  public var siteFeed: URL? { gutenberg?.site.feed }
+
   /// Sources; by default the server's pages only (as before Project Gutenberg's files).
   public init(gutenberg: GutenbergPolicy? = nil, walksServer: Bool = true) {
     self.gutenberg = gutenberg

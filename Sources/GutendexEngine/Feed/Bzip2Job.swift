@@ -37,15 +37,18 @@ final class Bzip2Job: @unchecked Sendable {
   private let done = DispatchSemaphore(value: 0)
   private var finished = false
 
-  init(start: Int, end: Int, window: borrowing Bzip2Window, output: Bzip2Buffer) {
+  /// Throws when `start..<end` is not held in `window` (see ``Bzip2Window/copyBits(from:to:into:)``).
+  init(
+    start: Int, end: Int, window: borrowing Bzip2Window, output: Bzip2Buffer
+  ) throws(ParallelBzip2.Failure) {
     self.start = start
     self.end = end
     self.output = output
     var input: [UInt8] = [0x42, 0x5A, 0x68, 0x39]  // "BZh9": the largest blocks allowed
     input.reserveCapacity(4 + (end - start + 80) / 8 + 2)
-    var used = window.copyBits(from: start, to: end, into: &input)
+    var used = try window.copyBits(from: start, to: end, into: &input)
     // The end of the stream: its magic, then the block's CRC (the 32 bits after its magic).
-    let crc = window.bits(at: start + 48, width: 32)
+    let crc = try window.bits(at: start + 48, width: 32)
     for (value, width) in [(Bzip2Scanner.endMagic, 48), (crc, 32)] {
       for bit in (0..<width).reversed() {
         if used == 8 {

@@ -43,15 +43,19 @@ struct Bzip2Scanner {
   /// Reports, in order, the candidates starting in the bytes of `bytes` (which hold the
   /// input's bytes from absolute index `base` on) not reported before. Each needs 8 bytes from
   /// its first; the last 7 wait for more input unless `final`, when the input ends there (a
-  /// magic must then fit whole).
+  /// magic must then fit whole). Throws when `bytes` begin after the next byte to scan (bytes
+  /// not scanned were dropped): ``ParallelBzip2`` never drops past ``next``, so it does not,
+  /// but a read before `bytes` would be out of bounds, so it is a failure, never a trap.
   mutating func scan(
     _ bytes: UnsafeRawBufferPointer, base: Int, final: Bool, _ found: (Candidate) -> Void
-  ) {
+  ) throws(ParallelBzip2.Failure) {
     let count = bytes.count
     guard count > 0 else { return }
     let limit = final ? count : count - 7
     var index = next - base
-    precondition(index >= 0, "bytes before the scanned ones were dropped")
+    guard index >= 0 else {
+      throw ParallelBzip2.Failure(reason: "damaged bzip2 data at byte \(next)")
+    }
     let third = Self.third
     let totalBits = (base + count) * 8
     third.withUnsafeBufferPointer { third in

@@ -56,10 +56,15 @@ struct Bzip2Window: ~Copyable {
     count -= dropped
   }
 
-  /// The `width` (at most 57) bits from absolute bit `bit` on, the first one highest; bits
-  /// past the last byte held read as zeros (callers check the length first).
-  func bits(at bit: Int, width: Int) -> UInt64 {
-    precondition(width <= 57 && bit >= base * 8)
+  /// The `width` (1 to 57) bits from absolute bit `bit` on, the first one highest; bits past
+  /// the last byte held read as zeros (callers check the length first). Throws for a bit
+  /// before the first byte held (dropped): ``ParallelBzip2`` reads from its confirmed
+  /// position on, which the window never drops past, but the bits come from the input, so a
+  /// read out of bounds is a failure, never a trap.
+  func bits(at bit: Int, width: Int) throws(ParallelBzip2.Failure) -> UInt64 {
+    // Every caller passes a constant width (32 or 48).
+    assert(width > 0 && width <= 57, "at most 57 bits fit a read of 8 bytes")
+    guard bit >= base * 8 else { throw Self.damaged(at: bit) }
     var value: UInt64 = 0
     let first = bit >> 3
     for index in first..<first + 8 {
@@ -71,9 +76,14 @@ struct Bzip2Window: ~Copyable {
 
   /// Appends to `out` the bits from absolute bit `from` to `to`, shifted so the first is the
   /// highest bit of the first byte added; the last byte's bits past `to` are zeros. Returns how
-  /// many bits the last byte added holds (1 to 8).
-  func copyBits(from: Int, to: Int, into out: inout [UInt8]) -> Int {
-    precondition(from >= base * 8 && to <= end * 8 && from < to)
+  /// many bits the last byte added holds (1 to 8). Throws unless the bits are held and not
+  /// empty: a block's bounds are candidates found in the input, which ``ParallelBzip2`` takes
+  /// from its confirmed position to at most the last byte held, but a copy out of bounds is a
+  /// failure, never a trap.
+  func copyBits(
+    from: Int, to: Int, into out: inout [UInt8]
+  ) throws(ParallelBzip2.Failure) -> Int {
+    guard from >= base * 8, to <= end * 8, from < to else { throw Self.damaged(at: from) }
     let length = to - from
     let byteCount = (length + 7) >> 3
     let shift = from & 7
@@ -106,5 +116,9 @@ struct Bzip2Window: ~Copyable {
       }
     }
     return length & 7 == 0 ? 8 : length & 7
+  }
+
+  private static func damaged(at bit: Int) -> ParallelBzip2.Failure {
+    ParallelBzip2.Failure(reason: "damaged bzip2 data at byte \(max(bit, 0) >> 3)")
   }
 }

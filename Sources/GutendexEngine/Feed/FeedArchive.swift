@@ -62,7 +62,11 @@ final class FeedArchive {
       throw Failure(reason: "\(error)", source: error)
     }
     if ParallelBzip2.isBzip2(first) {
-      bzip2 = ParallelBzip2(first: first, next: next, isCancelled: isCancelled)
+      do {
+        bzip2 = try ParallelBzip2(first: first, next: next, isCancelled: isCancelled)
+      } catch {
+        throw Failure(reason: error.reason)
+      }
     } else {
       peeked = first
     }

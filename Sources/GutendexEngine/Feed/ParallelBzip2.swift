@@ -91,11 +91,12 @@ final class ParallelBzip2 {
 
   /// Reads the compressed input from `first` (bytes already received) then `next` (the next
   /// piece, nil at the end; what it throws ends the reading); `isCancelled` is checked between
-  /// blocks. libbz2 must have been loaded.
+  /// blocks. libbz2 must have been loaded. Throws ``Failure`` as ``read()`` does (`first` is
+  /// scanned for blocks here).
   init(
     first: Data = Data(), next: @escaping () throws -> Data?, isCancelled: @escaping () -> Bool,
     threads: Int = 2, ahead: Int = 3, bufferSize: Int = 4 << 20
-  ) {
+  ) throws(Failure) {
     self.next = next
     self.isCancelled = isCancelled
     self.ahead = ahead
@@ -103,7 +104,7 @@ final class ParallelBzip2 {
     workers = Bzip2Workers(count: threads)
     free = (0...ahead).map { _ in Bzip2Buffer(size: bufferSize) }
     buffers = free.count
-    if !first.isEmpty { append(first) }
+    if !first.isEmpty { try append(first) }
   }
 
   deinit {
@@ -151,10 +152,10 @@ final class ParallelBzip2 {
         try topUp()
         try fill(throughByte: (position >> 3) + 16)
         guard window.end * 8 >= position + 48 else { throw cutOff() }
-        let magic = window.bits(at: position, width: 48)
+        let magic = try window.bits(at: position, width: 48)
         if magic == Bzip2Scanner.blockMagic {
           let job = try block(at: position)
-          let crc = UInt32(window.bits(at: position + 48, width: 32))
+          let crc = UInt32(try window.bits(at: position + 48, width: 32))
           combined = (combined << 1 | combined >> 31) ^ crc
           counts.blocks += 1
           advance(to: job.end)
@@ -170,11 +171,13 @@ final class ParallelBzip2 {
             counts.largeBlocks += 1
             streaming = Streaming(job: job)
           case .failed, .cutOff:
-            preconditionFailure("block(at:) returns decoded blocks only")
+            // Unreachable: block(at:) returns a job only when it decoded (it throws otherwise).
+            assertionFailure("block(at:) returns decoded blocks only")
+            throw Failure(reason: "damaged bzip2 data at byte \(job.start >> 3)")
           }
         } else if magic == Bzip2Scanner.endMagic {
           guard window.end * 8 >= position + 80 else { throw cutOff() }
-          let stored = UInt32(window.bits(at: position + 48, width: 32))
+          let stored = UInt32(try window.bits(at: position + 48, width: 32))
           guard stored == combined else {
             throw Failure(
               reason: "a damaged bzip2 stream: its CRC does not match its blocks' "
@@ -233,7 +236,7 @@ final class ParallelBzip2 {
       } else {
         // A candidate was not a block's end: this pair is decoded here, now.
         if own == nil { own = Bzip2Decoder() }
-        job = Bzip2Job(start: start, end: end, window: window, output: takeBuffer())
+        job = try Bzip2Job(start: start, end: end, window: window, output: takeBuffer())
         job.run(on: own)
         job.wait()
       }
@@ -304,7 +307,7 @@ final class ParallelBzip2 {
         let end = jobCursor + 1 < candidates.count ? candidates[jobCursor + 1].bit : window.end * 8
         jobCursor += 1
         guard end - start <= Self.maxBlockBits else { continue }
-        let job = Bzip2Job(start: start, end: end, window: window, output: takeBuffer())
+        let job = try Bzip2Job(start: start, end: end, window: window, output: takeBuffer())
         jobs.append(job)
         workers.submit(job)
         continue
@@ -374,19 +377,19 @@ final class ParallelBzip2 {
     if isCancelled() { throw CancellationError() }
     guard let piece = try next() else {
       inputEnded = true
-      scan()
+      try scan()
       return
     }
-    append(piece)
+    try append(piece)
   }
 
-  private func append(_ piece: Data) {
+  private func append(_ piece: Data) throws(Failure) {
     piece.withUnsafeBytes { window.append($0) }
-    scan()
+    try scan()
   }
 
-  private func scan() {
+  private func scan() throws(Failure) {
     let bytes = window.bytes
-    scanner.scan(bytes, base: window.base, final: inputEnded) { candidates.append($0) }
+    try scanner.scan(bytes, base: window.base, final: inputEnded) { candidates.append($0) }
   }
 }

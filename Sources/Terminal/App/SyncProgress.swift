@@ -1,8 +1,8 @@
+import Catalog
 import Foundation
-import GutendexEngine
 import Synchronization
 
-/// What `sync` shows on a terminal while it runs, from the sync's own events (``SyncEvent``):
+/// What `sync` shows on a terminal while it runs, from the sync's own events (``SyncProgressEvent``):
 /// the API's pages and books with their rate, or the feed's bytes and books. It reads no file.
 final class SyncProgress: Sendable {
   /// The counts so far.
@@ -26,7 +26,7 @@ final class SyncProgress: Sendable {
   init() {}
 
   /// One event of the sync (from any thread).
-  func record(_ event: SyncEvent) {
+  func record(_ event: SyncProgressEvent) {
     counts.withLock { counts in
       switch event {
       case .page(let books):

@@ -125,13 +125,20 @@ package final class AppContext {
     return EditedInput(historyFile: directory.appendingPathComponent("history"))
   }
 
-  /// Progress sync with KOReader (kosync): its requests go through the same libcurl client, and
-  /// `--verbose` prints them (never the headers that carry the key).
+  /// Progress sync with KOReader (kosync): its requests go through the same libcurl client, the
+  /// status screen lists them with the others (`PUT`, `POST`), and `--verbose` prints them
+  /// (never the headers that carry the key).
   var progressSync: ProgressSync {
-    ProgressSync(
+    let printer = options.verbose ? Self.requestPrinter(output) : nil
+    let service = self.service
+    return ProgressSync(
       dataDirectory: configuration.location.dataDirectory,
       pipeline: HTTPPipeline(
-        transport: CurlTransport(), observer: options.verbose ? Self.requestPrinter(output) : nil),
+        transport: CurlTransport(),
+        observer: { event in
+          printer?(event)
+          service.recordRequest(event)
+        }),
       timeout: configuration.timeout)
   }
 

@@ -24,7 +24,7 @@ package struct SyncRunner: CommandRunner {
       sources = try AppConfiguration.syncSources(options, pgURL: pgURL)
       policy = try AppConfiguration.feedOptions(
         options.environment, url: feedURL, maxAge: feedMaxAge, force: feed || full,
-        site: sources.gutenberg?.site)
+        siteFeed: sources.siteFeed)
     } catch {
       return fail(error.message, error.status)
     }

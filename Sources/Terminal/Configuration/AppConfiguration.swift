@@ -1,7 +1,6 @@
 import Catalog
 import Foundation
 import Gutendex
-import GutendexEngine
 
 /// Every option and environment variable of `gutenberg`, resolved once, before anything is
 /// opened, by one rule: an option wins over its variable, an empty variable counts as unset,
@@ -138,7 +137,7 @@ package struct AppConfiguration: Sendable {
     syncPolicy = SyncPolicy(
       maxAge: source == .auto ? maxAge : nil, interval: interval,
       backgroundSync: !options.offline && (source == .auto || source == .server),
-      feed: try Self.feedOptions(environment, site: sources.gutenberg?.site))
+      feed: try Self.feedOptions(environment, siteFeed: sources.siteFeed))
     syncPolicy.sources = sources
     // With the automatic source, a server that failed within minutes is not waited for again
     // (this process or the next); `--source server` always waits.
@@ -219,15 +218,16 @@ package struct AppConfiguration: Sendable {
 
   /// The feed's options from the environment (`GUTENBERG_FEED_URL`, `GUTENBERG_FEED_MAX_AGE`,
   /// `GUTENBERG_MIN_SPEED`), with `url` and `maxAge` (`sync --feed-url`, `--feed-max-age`) in their place when given.
-  /// With Project Gutenberg's daily files as a source (`site`), the feed is that site's and is
-  /// read monthly by default, for the download counts only it carries in bulk.
+  /// With Project Gutenberg's daily files as a source (`siteFeed`, their site's feed: see
+  /// ``SyncSources/siteFeed``), the feed is that site's and is read monthly by default, for the
+  /// download counts only it carries in bulk.
   package static func feedOptions(
     _ environment: [String: String], url: String? = nil, maxAge: String? = nil,
-    force: Bool = false, site: GutenbergSite? = nil
+    force: Bool = false, siteFeed: URL? = nil
   ) throws(ConfigurationError) -> FeedOptions {
     var feed = FeedOptions(force: force)
-    if let site {
-      feed.url = site.feed
+    if let siteFeed {
+      feed.url = siteFeed
       feed.maxAge = FeedOptions.countsMaxAge
     }
     // The feed keeps the rule book files keep: GUTENBERG_MIN_SPEED, else the standard minimum.

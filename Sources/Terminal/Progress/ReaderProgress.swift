@@ -26,9 +26,16 @@ struct ReaderProgress {
   /// `fetches`: get the book's EPUB into the library when the key needs it.
   static func open(context: AppContext, id: Int, fetches: Bool) async -> ReaderProgress? {
     let sync = context.progressSync
-    guard let account = try? sync.account(), let deviceID = try? sync.deviceID() else {
+    let account: SyncAccount?
+    do {
+      account = try sync.account()
+    } catch {
+      // A key file other users may read, or one damaged: said, and the book opens unsynced.
+      context.output.printError(
+        "note: \(Sanitizer.sanitize(error.description)); the book opens without progress sync")
       return nil
     }
+    guard let account, let deviceID = try? sync.deviceID() else { return nil }
     let known = try? sync.state()[id]
     let keys = ProgressKeys(context: context)
     let key =

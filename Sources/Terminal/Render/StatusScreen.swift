@@ -26,6 +26,9 @@ package struct StatusScreen: Sendable, Hashable {
       case served
     }
 
+    /// The HTTP method sent (`GET`, `PUT`, `POST`); nil for an answer found without a request
+    /// (the page cache or the local catalogue), shown as `-`.
+    package var method: String?
     /// When it was sent.
     package var startedAt: Date
     /// What was asked, e.g. `/books/?page=2`.
@@ -39,9 +42,10 @@ package struct StatusScreen: Sendable, Hashable {
 
     /// A request line.
     package init(
-      startedAt: Date, target: String, outcome: Outcome, durationMilliseconds: Int,
-      origin: RequestLog.Entry.Origin
+      method: String? = nil, startedAt: Date, target: String, outcome: Outcome,
+      durationMilliseconds: Int, origin: RequestLog.Entry.Origin
     ) {
+      self.method = method
       self.startedAt = startedAt
       self.target = target
       self.outcome = outcome
@@ -186,8 +190,9 @@ extension StatusScreen: LineRendering {
     }
   }
 
-  /// `  06:21:09  HTTP 200  123 ms  network  /books/?page=2`, aligned; a failure says `error`
-  /// there and its reason on the lines under it, wrapped to the width, never cut.
+  /// `  06:21:09  HTTP 200  123 ms  network  GET  /books/?page=2`, aligned (`-` for the
+  /// method of an answer found without a request); a failure says `error` there and its reason
+  /// on the lines under it, wrapped to the width, never cut.
   private func requestLines(width: Int, style: Style) -> [String] {
     let outcomes = requests.map { request in
       switch request.outcome {
@@ -205,6 +210,9 @@ extension StatusScreen: LineRendering {
         cells: requests.map { TextFormat.grouped($0.durationMilliseconds) + " ms" },
         alignment: .right, dropPriority: 20),
       ColumnLayout.Column(cells: requests.map(\.origin.rawValue), dropPriority: 10),
+      // The method is dropped before the target it goes with when the width is short.
+      ColumnLayout.Column(
+        cells: requests.map { $0.method.map(Sanitizer.sanitize) ?? "-" }, dropPriority: 35),
       ColumnLayout.Column(
         cells: requests.map { Sanitizer.sanitize($0.target) }, isFlexible: true, share: 2,
         minimum: 12, dropPriority: 30),

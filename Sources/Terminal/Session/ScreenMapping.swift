@@ -64,7 +64,7 @@ enum ScreenMapping {
     }
     let requests = state.requests.map { entry in
       StatusScreen.Request(
-        startedAt: entry.date, target: entry.url,
+        method: entry.method, startedAt: entry.date, target: entry.url,
         // A cache or local lookup has no HTTP status: it must not pass for a server's 200.
         outcome: entry.error.map { .failure($0) } ?? entry.status.map { .status($0) } ?? .served,
         durationMilliseconds: Int(entry.duration / .milliseconds(1)),
