@@ -135,6 +135,26 @@ struct Gutenberg {
     return (run, peak)
   }
 
+  /// Runs the binary to the end under GNU `time`; its run and the CPU time it used (user and
+  /// system, the child's own rusage): what a test compares when the work, not the machine's
+  /// load, is the question.
+  func runMeasuringCPU(
+    _ arguments: [String], timeout: Duration = .seconds(60)
+  ) async throws -> (run: Run, cpu: Duration) {
+    let report = root.appendingPathComponent("cpu-\(UUID().uuidString)").path
+    let time = try SystemTool.path("time")
+    let run = try await run(
+      arguments, inputData: Data(), wrapper: [time, "--format", "%U %S", "--output", report],
+      timeout: timeout)
+    let text = try String(contentsOfFile: report, encoding: .utf8)
+    let seconds = text.split(separator: "\n").last?.split(separator: " ").compactMap {
+      Double($0)
+    }
+    let total = try HarnessFailure.unwrap(
+      seconds.flatMap { $0.count == 2 ? $0[0] + $0[1] : nil }, "no times in time's report: \(text)")
+    return (run, .milliseconds(Int64((total * 1000).rounded())))
+  }
+
   /// Runs the binary to the end under GNU `time`, which counts the page faults (minor and
   /// major) it took: pages it touched, a measure that does not depend on the machine's load.
   func runCountingPageFaults(_ arguments: [String]) async throws -> (run: Run, faults: Int) {
