@@ -39,13 +39,20 @@ public struct SyncSources: Sendable, Hashable {
       // A self-hosted Gutendex alone: its pages are the source, as before.
       return SyncSources(gutenberg: nil, walksServer: true)
     }
-    if let pause {
-      guard let seconds = Double(pause), seconds.isFinite, seconds >= 0, seconds <= 60 else {
-        throw SyncSourcesError(
-          message: "GUTENBERG_PG_PAUSE: '\(pause)' is not a number of seconds (0 to 60)")
-      }
-      policy.pause = .milliseconds(Int64(seconds * 1000))
-    }
+    policy.pause = try Self.pause(pause)
     return SyncSources(gutenberg: policy, walksServer: serverNamed)
+  }
+
+  /// The pause between requests to Project Gutenberg that `pause` (`GUTENBERG_PG_PAUSE`, in
+  /// seconds, 0 to 60) names, else the default (0.5 s): the daily sync's records and
+  /// `library update`'s files are paced alike. Throws a one-line message for a value that
+  /// means nothing.
+  public static func pause(_ pause: String?) throws(SyncSourcesError) -> Duration {
+    guard let pause else { return GutenbergPolicy.defaultPause }
+    guard let seconds = Double(pause), seconds.isFinite, seconds >= 0, seconds <= 60 else {
+      throw SyncSourcesError(
+        message: "GUTENBERG_PG_PAUSE: '\(pause)' is not a number of seconds (0 to 60)")
+    }
+    return .milliseconds(Int64(seconds * 1000))
   }
 }

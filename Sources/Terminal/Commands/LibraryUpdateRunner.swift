@@ -1,7 +1,6 @@
 import Catalog
 import Foundation
 import Gutendex
-import GutendexEngine
 import Synchronization
 
 /// `gutenberg library update [ID...]`: asks the mirror, one conditional request at a time and
@@ -47,9 +46,7 @@ package struct LibraryUpdateRunner: CommandRunner {
     do throws(SyncSourcesError) {
       // The same pause as the daily sync's records (GUTENBERG_PG_PAUSE, 0.5 s by default).
       let variable = options.environment["GUTENBERG_PG_PAUSE"].flatMap { $0.isEmpty ? nil : $0 }
-      pause =
-        try SyncSources.resolve(pgURL: nil, serverNamed: false, pause: variable).gutenberg?.pause
-        ?? GutenbergPolicy.defaultPause
+      pause = try SyncSources.pause(variable)
     } catch {
       return fail(Sanitizer.sanitize(error.message), .usage)
     }
