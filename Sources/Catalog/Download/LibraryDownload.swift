@@ -32,17 +32,8 @@ struct LibraryDownload: Sendable {
     case .file(let file):
       destination = file
     }
-    events(.started(destination: destination))
-    let lock: DownloadLock
-    do {
-      lock = try await DownloadLock.acquire(for: destination) { pid in
-        events(.waiting(pid: pid, destination: destination))
-      }
-    } catch {
-      throw .download(error)
-    }
+    let lock = try await LibraryDownload.lock(destination, events: events)
     defer { lock.release() }
-    events(.lockAcquired)
     let entry = LibraryEntry(
       id: request.id, format: choice.format.description, title: request.cleanTitle(book.title),
       path: destination.path, size: 0, fetchedAt: service.now(), validator: nil,
@@ -86,6 +77,25 @@ struct LibraryDownload: Sendable {
   /// The outcome for a file already at `destination`, when it is ours: published by a run that
   /// was killed before recording it (its mark has this URL and the file's size), or already in
   /// the library at this path with this size. Nil: someone else's file.
+  /// Takes the download lock of `destination` (waiting for another process's download of
+  /// it), saying so through `events`: started, waiting (with the holder's pid), acquired. The
+  /// caller releases it.
+  static func lock(
+    _ destination: URL, events: @escaping @Sendable (DownloadEvent) -> Void
+  ) async throws(CatalogError) -> DownloadLock {
+    events(.started(destination: destination))
+    let lock: DownloadLock
+    do {
+      lock = try await DownloadLock.acquire(for: destination) { pid in
+        events(.waiting(pid: pid, destination: destination))
+      }
+    } catch {
+      throw .download(error)
+    }
+    events(.lockAcquired)
+    return lock
+  }
+
   func existing(_ entry: LibraryEntry, at destination: URL) async throws(CatalogError)
     -> DownloadOutcome?
   {

@@ -76,17 +76,8 @@ struct LibraryUpdate: Sendable {
         kind: changed ? .wouldUpdate : .unchanged, before: entry, after: entry,
         comparedBy: condition)
     }
-    events(.started(destination: destination))
-    let lock: DownloadLock
-    do {
-      lock = try await DownloadLock.acquire(for: destination) { pid in
-        events(.waiting(pid: pid, destination: destination))
-      }
-    } catch {
-      throw .download(error)
-    }
+    let lock = try await LibraryDownload.lock(destination, events: events)
     defer { lock.release() }
-    events(.lockAcquired)
     let present = DownloadFile.kind(entry.path) != .absent
     let downloader = Downloader(
       pipeline: pipeline,
