@@ -9,9 +9,12 @@ enum ByteSearch {
   /// A flag per entry: does entry `i` (bytes `offset(i)..<offset(i + 1)` of `bytes`) contain
   /// `needle`? The empty needle is in everything.
   ///
-  /// One pass over the whole table with memchr and memcmp, instead of a search per entry: the
-  /// cost is the table's size, not the number of entries. `offset` must not decrease; values past
-  /// the end of `bytes` are treated as its end, so a damaged table cannot lead outside it.
+  /// One pass over the whole table with `memchr` for the needle's rarest byte and a compare
+  /// where it is found, instead of a search per entry: the cost is the table's size, not the
+  /// number of entries. (The first byte stopped the scan at every word starting with it: for
+  /// "SHAKESPERE" on the token table, at each of tens of thousands of `S`.) `offset` must not
+  /// decrease; values past the end of `bytes` are treated as its end, so a damaged table cannot
+  /// lead outside it.
   static func entries(
     containing needle: [UInt8], in bytes: UnsafeRawBufferPointer, count: Int,
     offset: (Int) -> Int
@@ -22,16 +25,20 @@ enum ByteSearch {
     func end(_ entry: Int) -> Int { min(offset(entry + 1), total) }
     needle.withUnsafeBytes { pin in
       guard let pinBase = pin.baseAddress else { return }
-      let first = Int32(pin[0])
       let length = pin.count
+      let pivot = rarest(pin)
+      let target = Int32(pin[pivot])
+      // `cursor` is where the needle may start; its pivot byte is `pivot` bytes further.
       var cursor = min(offset(0), total)
       var entry = 0
       while cursor + length <= total {
-        guard let found = memchr(base + cursor, first, total - length - cursor + 1) else { return }
-        let at = UnsafeRawPointer(found) - base
+        let span = total - length - cursor + 1
+        guard let found = memchr(base + cursor + pivot, target, span) else { return }
+        let at = UnsafeRawPointer(found) - base - pivot
         while entry < count, end(entry) <= at { entry += 1 }
         guard entry < count else { return }
-        if at + length <= end(entry), length == 1 || memcmp(found + 1, pinBase + 1, length - 1) == 0
+        if at >= min(offset(entry), total), at + length <= end(entry),
+          memcmp(base + at, pinBase, length) == 0
         {
           flags[entry] = true
           // The entry matches; the rest of it need not be searched.
@@ -44,4 +51,33 @@ enum ByteSearch {
     }
     return flags
   }
+
+  /// The index of the byte of `needle` least common in catalogue text (upper-cased English:
+  /// the letters ranked by how often they occur; spaces the most common of all).
+  private static func rarest(_ needle: UnsafeRawBufferPointer) -> Int {
+    var best = 0
+    var bestRank = Int.max
+    for index in needle.indices {
+      let rank = commonness[Int(needle[index])]
+      if rank < bestRank {
+        best = index
+        bestRank = rank
+      }
+    }
+    return best
+  }
+
+  /// How common each byte is in the tables searched (higher is commoner): the upper-case
+  /// letters in order of English frequency ("ETAOIN…"), the space above all, lower case as its
+  /// upper case (titles keep their case), digits and other bytes as rare.
+  private static let commonness: [Int] = {
+    var table = [Int](repeating: 1, count: 256)
+    let order = Array("ZQXJKVBPYGFWMUCLDRHSNIOATE".utf8)
+    for (rank, letter) in order.enumerated() {
+      table[Int(letter)] = rank + 2
+      table[Int(letter) | 0x20] = rank + 2
+    }
+    table[0x20] = order.count + 2
+    return table
+  }()
 }

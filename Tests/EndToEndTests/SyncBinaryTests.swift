@@ -280,22 +280,3 @@ struct SyncBinaryTests {
     #expect(completed < 10, "seed \(seed): \(completed) of 20 syncs ended before the kill")
   }
 }
-
-/// A reproducible random source (SplitMix64), its seed printed when a test fails.
-struct SeededGenerator: RandomNumberGenerator {
-  let seed: UInt64
-  private var state: UInt64
-
-  init(seed: UInt64) {
-    self.seed = seed
-    state = seed
-  }
-
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var value = state
-    value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-    return value ^ (value >> 31)
-  }
-}

@@ -4,19 +4,6 @@ import Testing
 
 @testable import TestSupport
 
-/// SplitMix64: a small seeded generator, so a failing input can be reproduced from its seed.
-struct SeededGenerator: RandomNumberGenerator {
-  var state: UInt64
-
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-}
-
 /// Random and malformed prompt lines: real commands, garbage bytes, invalid UTF-8, control
 /// characters, huge numbers, long lines. Never a line that quits (it would end the run) or
 /// asks for help (kept out so the count of answers stays simple), and no `offline on`: every
@@ -133,7 +120,7 @@ struct PromptFuzzTests {
     let server = try await TestServer.start()
     let app = try Gutenberg()
     defer { app.cleanUp() }
-    var lines = PromptLines(random: SeededGenerator(state: seed), directory: app.root.path)
+    var lines = PromptLines(random: SeededGenerator(seed: seed), directory: app.root.path)
     var input = Data((Self.marker + "\n").utf8)
     var generated: [Data] = []
     var count = 0
