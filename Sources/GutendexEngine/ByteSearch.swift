@@ -35,7 +35,7 @@ enum ByteSearch {
         let span = total - length - cursor + 1
         guard let found = memchr(base + cursor + pivot, target, span) else { return }
         let at = UnsafeRawPointer(found) - base - pivot
-        while entry < count, end(entry) <= at { entry += 1 }
+        entry = first(from: entry, count: count, endingAfter: at, end: end)
         guard entry < count else { return }
         if at >= min(offset(entry), total), at + length <= end(entry),
           memcmp(base + at, pinBase, length) == 0
@@ -50,6 +50,29 @@ enum ByteSearch {
       }
     }
     return flags
+  }
+
+  /// The first entry from `start` whose end is past `position` (`count` when none is), found by
+  /// galloping then halving: between two hits lie many entries, which a step at a time would
+  /// each cost a read of their offset.
+  private static func first(
+    from start: Int, count: Int, endingAfter position: Int, end: (Int) -> Int
+  ) -> Int {
+    guard start < count, end(start) <= position else { return start }
+    // end(low) <= position throughout; find a `high` with end(high) > position, or count.
+    var low = start
+    var step = 1
+    var high = start + 1
+    while high < count, end(high) <= position {
+      low = high
+      step *= 2
+      high = min(count, high + step)
+    }
+    while high - low > 1 {
+      let middle = low + (high - low) / 2
+      if end(middle) <= position { low = middle } else { high = middle }
+    }
+    return high
   }
 
   /// The index of the byte of `needle` least common in catalogue text (upper-cased English:

@@ -71,8 +71,15 @@ struct MappedTable {
     var first = 0
     while first < count {
       let start = offset(first)
-      var last = first + 1
-      while last < count, offset(last + 1) - start <= Self.piece { last += 1 }
+      // The last entry that ends within a piece of `start` (at least one entry, however
+      // long), found by halving: offsets do not decrease.
+      var low = first + 1
+      var high = count
+      while low < high {
+        let middle = low + (high - low + 1) / 2
+        if offset(middle) - start <= Self.piece { low = middle } else { high = middle - 1 }
+      }
+      let last = low
       let end = max(start, offset(last))
       let piece = region.read((bytes.lowerBound + start)..<(bytes.lowerBound + end))
       let base = first

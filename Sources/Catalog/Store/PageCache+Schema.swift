@@ -7,22 +7,20 @@ extension PageCache {
   /// The page cache's schema and migrations; commits need not survive power loss.
   static let schema = StoreDatabase.Schema(
     applicationID: applicationID, name: "pages", durable: false,
-    migrator: {
-      var migrator = DatabaseMigrator()
-      migrator.registerMigration("v1") { db in
+    steps: [
+      (
         // key is BookQuery.cacheKey + "#" + page; fetched_at is integer milliseconds.
-        try db.execute(
-          sql: """
-            CREATE TABLE page (
-              key TEXT PRIMARY KEY NOT NULL,
-              fetched_at INTEGER NOT NULL,
-              body BLOB NOT NULL,
-              size INTEGER NOT NULL
-            );
-            CREATE INDEX page_by_fetched ON page (fetched_at, key);
-            PRAGMA application_id = \(applicationID);
-            """)
-      }
-      return migrator
-    })
+        "v1",
+        """
+        CREATE TABLE page (
+          key TEXT PRIMARY KEY NOT NULL,
+          fetched_at INTEGER NOT NULL,
+          body BLOB NOT NULL,
+          size INTEGER NOT NULL
+        );
+        CREATE INDEX page_by_fetched ON page (fetched_at, key);
+        PRAGMA application_id = \(applicationID);
+        """
+      )
+    ])
 }
