@@ -25,6 +25,19 @@ import Testing
     #expect(Sanitizer.sanitize("a\u{80}\u{9F}b") == "ab")
   }
 
+  /// Each ASCII character between two letters, against what Unicode says of it: white space
+  /// becomes one space, a control (or DEL) goes, anything else stays. (ASCII is classified
+  /// without Unicode's tables; this holds it to their answers. ESC starts a sequence.)
+  @Test func everyASCIICharacterIsClassifiedAsUnicodeDoes() throws {
+    for value in UInt32(0)..<0x80 where value != 0x1B {
+      let scalar = try #require(Unicode.Scalar(value))
+      let expected =
+        scalar.properties.isWhitespace
+        ? "a b" : (value < 0x20 || value == 0x7F) ? "ab" : "a\(Character(scalar))b"
+      #expect(Sanitizer.sanitize("a\(Character(scalar))b") == expected, "U+\(value)")
+    }
+  }
+
   @Test func turnsTabsAndLineBreaksIntoSingleSpaces() {
     #expect(Sanitizer.sanitize("  Pride\tand\n\nPrejudice \r\n") == "Pride and Prejudice")
     #expect(Sanitizer.sanitize("a\u{2028}b\u{00A0}\u{00A0}c") == "a b c")

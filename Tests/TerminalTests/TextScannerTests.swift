@@ -117,10 +117,13 @@ import Testing
     let pieces = [
       "the", "The", "THE", "thé", "theme", "them", " ", "  ", "\t", " \t ", "Être", "etre",
       "e\u{301}tre", "’", "don't", "don’t", "word", "WORD", "wórd", "x", "ne pas", "ne  pas",
-      "Ne\tPAS", "œuvre", "Zéphyrine", "zephyrine", ",", ".", "\u{A0}",
+      "Ne\tPAS", "œuvre", "Zéphyrine", "zephyrine", ",", ".", "\u{A0}", "heloise", "HeLoIsE",
+      "Héloïse", "hel", "lois",
     ]
     let needles = [
       "the", "them", "etre", "don't", "ne pas", "word", "œuvre", "zephyrine", "e", "t", "x the",
+      // Found by their rarest two letters, not their first and last.
+      "heloise", "theme word",
     ]
     for round in 0..<60 {
       var lines: [String] = []

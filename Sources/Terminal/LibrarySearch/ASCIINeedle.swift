@@ -11,17 +11,19 @@
 /// run of spaces and tabs to one space, so the words are there exactly where the raw bytes are
 /// the folded words up to ASCII case, each space of theirs one or more spaces or tabs.
 ///
-/// Candidates are found 16 bytes at a time: where the first word's first byte and its last
-/// byte (at a fixed distance from it) both stand, in either case; each is then checked byte
-/// by byte.
+/// Candidates are found 16 bytes at a time: where two bytes of the first word, at a fixed
+/// distance from each other, both stand, in either case; each is then checked byte by byte.
+/// The two are the word's rarest letters in English, not its first and last: "heloise"'s `h`
+/// and `e` six bytes apart stand together far more often in prose than its `l` and `s`.
 struct ASCIINeedle {
   /// The folded words (all ASCII, no space first or last, no two in a row).
   private let bytes: [UInt8]
-  /// The first word's first and last bytes, with the 0x20 bit set (a letter's lower case), and
-  /// the distance between them.
+  /// Two bytes of the first word, with the 0x20 bit set (a letter's lower case), and where
+  /// they stand in it (`near` <= `far`).
   private let first: UInt8
   private let last: UInt8
-  private let distance: Int
+  private let near: Int
+  private let far: Int
 
   /// ASCII folded as ``TextFolding`` folds it: A–Z to a–z, a tab to a space.
   private static let folded: [UInt8] = (0..<256).map { byte in
@@ -36,11 +38,28 @@ struct ASCIINeedle {
       return nil
     }
     bytes = folded
-    let firstWord = folded.prefix { $0 != 0x20 }
-    first = head | 0x20
-    last = firstWord[firstWord.count - 1] | 0x20
-    distance = firstWord.count - 1
+    let firstWord = Array(folded.prefix { $0 != 0x20 })
+    // The rarest byte, then the rarest other one (the same byte again for a word of one).
+    let ranked = firstWord.indices.sorted {
+      (Self.commonness[Int(firstWord[$0])], $0) < (Self.commonness[Int(firstWord[$1])], $1)
+    }
+    let pair = [ranked[0], ranked.count > 1 ? ranked[1] : ranked[0]].sorted()
+    near = pair[0]
+    far = pair[1]
+    first = firstWord[near] | 0x20
+    last = firstWord[far] | 0x20
   }
+
+  /// How common each byte is in English prose (higher is commoner): the letters in order of
+  /// frequency ("…OATE"), in either case; digits and other bytes as rare.
+  private static let commonness: [Int] = {
+    var table = [Int](repeating: 0, count: 256)
+    for (rank, letter) in "zqxjkvbpygfwmucldrhsnioate".utf8.enumerated() {
+      table[Int(letter)] = rank + 1
+      table[Int(letter) - 0x20] = rank + 1
+    }
+    return table
+  }()
 
   /// The first match that starts in `from..<candidates` (it may run on to `end`), in the text
   /// at `base`, which holds no byte past ASCII up to `end`.
@@ -51,10 +70,11 @@ struct ASCIINeedle {
     let lowerCase = SIMD16<UInt8>(repeating: 0x20)
     var start = from
     // Sixteen candidates at a time while both loads stay inside the text.
-    while start + 16 <= candidates, start + distance + 16 <= end {
-      let heads = raw.loadUnaligned(fromByteOffset: start, as: SIMD16<UInt8>.self) | lowerCase
+    while start + 16 <= candidates, start + far + 16 <= end {
+      let heads =
+        raw.loadUnaligned(fromByteOffset: start + near, as: SIMD16<UInt8>.self) | lowerCase
       let tails =
-        raw.loadUnaligned(fromByteOffset: start + distance, as: SIMD16<UInt8>.self) | lowerCase
+        raw.loadUnaligned(fromByteOffset: start + far, as: SIMD16<UInt8>.self) | lowerCase
       // Each lane 0xFF where both bytes are there; read as two words (`any()` is a call).
       let lanes = unsafeBitCast((heads .== firsts) .& (tails .== lasts), to: SIMD2<UInt64>.self)
       if lanes[0] | lanes[1] != 0 {

@@ -34,7 +34,7 @@ package enum Sanitizer {
       default:
         break
       }
-      if isLineOrTab(scalar) || scalar.properties.isWhitespace {
+      if isSpace(scalar) {
         pendingSpace = true
       } else if !isRemoved(scalar) {
         if pendingSpace && !out.isEmpty { out.append(" ") }
@@ -59,6 +59,15 @@ package enum Sanitizer {
       }
     }
     return !previousWasSpace || text.isEmpty
+  }
+
+  /// A line end, tab or any Unicode white space: each run becomes one space. ASCII is
+  /// answered without Unicode's property tables (a lookup per character was most of the
+  /// cost of sanitizing a line of `library search`), with the same answers: of ASCII, only
+  /// tab to carriage return and the space are White_Space.
+  @inline(__always) private static func isSpace(_ scalar: Unicode.Scalar) -> Bool {
+    if scalar.value < 0x80 { return scalar.value == 0x20 || (0x09...0x0D).contains(scalar.value) }
+    return isLineOrTab(scalar) || scalar.properties.isWhitespace
   }
 
   /// Tab, line feed, vertical tab, form feed, carriage return, NEL, line and paragraph
