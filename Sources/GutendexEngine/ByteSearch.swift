@@ -1,3 +1,5 @@
+import Gutendex
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -75,13 +77,12 @@ enum ByteSearch {
     return high
   }
 
-  /// The index of the byte of `needle` least common in catalogue text (upper-cased English:
-  /// the letters ranked by how often they occur; spaces the most common of all).
+  /// The index of the byte of `needle` least common in catalogue text (``LetterFrequency``).
   private static func rarest(_ needle: UnsafeRawBufferPointer) -> Int {
     var best = 0
     var bestRank = Int.max
     for index in needle.indices {
-      let rank = commonness[Int(needle[index])]
+      let rank = LetterFrequency.commonness[Int(needle[index])]
       if rank < bestRank {
         best = index
         bestRank = rank
@@ -89,18 +90,4 @@ enum ByteSearch {
     }
     return best
   }
-
-  /// How common each byte is in the tables searched (higher is commoner): the upper-case
-  /// letters in order of English frequency ("ETAOIN…"), the space above all, lower case as its
-  /// upper case (titles keep their case), digits and other bytes as rare.
-  private static let commonness: [Int] = {
-    var table = [Int](repeating: 1, count: 256)
-    let order = Array("ZQXJKVBPYGFWMUCLDRHSNIOATE".utf8)
-    for (rank, letter) in order.enumerated() {
-      table[Int(letter)] = rank + 2
-      table[Int(letter) | 0x20] = rank + 2
-    }
-    table[0x20] = order.count + 2
-    return table
-  }()
 }

@@ -115,6 +115,22 @@ struct Gutenberg {
     return Run(exit: exit, stdout: child.stdout, stderr: child.stderr)
   }
 
+  /// Runs the binary to the end under GNU `time` writing `format` (its `--format`) to a
+  /// report file; the run and the fields of the report's last line (`time` puts a note about
+  /// a failed command on the lines before).
+  private func runUnderTime(
+    _ arguments: [String], format: String, timeout: Duration = .seconds(60)
+  ) async throws -> (run: Run, fields: [Substring], report: String) {
+    let report = root.appendingPathComponent("time-\(UUID().uuidString)").path
+    let time = try SystemTool.path("time")
+    let run = try await run(
+      arguments, inputData: Data(), wrapper: [time, "--format", format, "--output", report],
+      timeout: timeout)
+    let text = try String(contentsOfFile: report, encoding: .utf8)
+    let fields = text.split(separator: "\n").last?.split(separator: " ") ?? []
+    return (run, fields, text)
+  }
+
   /// Runs the binary to the end under GNU `time`, which reports the binary's own peak
   /// resident set (KiB).
   ///
@@ -124,15 +140,11 @@ struct Gutenberg {
   func runMeasuringPeak(
     _ arguments: [String], timeout: Duration = .seconds(60)
   ) async throws -> (run: Run, peakKiB: Int) {
-    let report = root.appendingPathComponent("peak-rss-\(UUID().uuidString)").path
-    let time = try SystemTool.path("time")
-    let run = try await run(
-      arguments, inputData: Data(), wrapper: [time, "--format", "%M", "--output", report],
-      timeout: timeout)
-    let text = try String(contentsOfFile: report, encoding: .utf8)
+    let measured = try await runUnderTime(arguments, format: "%M", timeout: timeout)
     let peak = try HarnessFailure.unwrap(
-      text.split(separator: "\n").last.flatMap { Int($0) }, "no peak in time's report: \(text)")
-    return (run, peak)
+      measured.fields.count == 1 ? Int(measured.fields[0]) : nil,
+      "no peak in time's report: \(measured.report)")
+    return (measured.run, peak)
   }
 
   /// Runs the binary to the end under GNU `time`; its run and the CPU time it used (user and
@@ -141,32 +153,23 @@ struct Gutenberg {
   func runMeasuringCPU(
     _ arguments: [String], timeout: Duration = .seconds(60)
   ) async throws -> (run: Run, cpu: Duration) {
-    let report = root.appendingPathComponent("cpu-\(UUID().uuidString)").path
-    let time = try SystemTool.path("time")
-    let run = try await run(
-      arguments, inputData: Data(), wrapper: [time, "--format", "%U %S", "--output", report],
-      timeout: timeout)
-    let text = try String(contentsOfFile: report, encoding: .utf8)
-    let seconds = text.split(separator: "\n").last?.split(separator: " ").compactMap {
-      Double($0)
-    }
+    let measured = try await runUnderTime(arguments, format: "%U %S", timeout: timeout)
+    let seconds = measured.fields.compactMap { Double($0) }
     let total = try HarnessFailure.unwrap(
-      seconds.flatMap { $0.count == 2 ? $0[0] + $0[1] : nil }, "no times in time's report: \(text)")
-    return (run, .milliseconds(Int64((total * 1000).rounded())))
+      seconds.count == 2 ? seconds[0] + seconds[1] : nil,
+      "no times in time's report: \(measured.report)")
+    return (measured.run, .milliseconds(Int64((total * 1000).rounded())))
   }
 
   /// Runs the binary to the end under GNU `time`, which counts the page faults (minor and
   /// major) it took: pages it touched, a measure that does not depend on the machine's load.
   func runCountingPageFaults(_ arguments: [String]) async throws -> (run: Run, faults: Int) {
-    let report = root.appendingPathComponent("faults-\(UUID().uuidString)").path
-    let time = try SystemTool.path("time")
-    let run = try await run(
-      arguments, inputData: Data(), wrapper: [time, "--format", "%R %F", "--output", report])
-    let text = try String(contentsOfFile: report, encoding: .utf8)
-    let counts = text.split(separator: "\n").last?.split(separator: " ").compactMap { Int($0) }
+    let measured = try await runUnderTime(arguments, format: "%R %F")
+    let counts = measured.fields.compactMap { Int($0) }
     let faults = try HarnessFailure.unwrap(
-      counts.flatMap { $0.count == 2 ? $0[0] + $0[1] : nil }, "no counts in time's report: \(text)")
-    return (run, faults)
+      counts.count == 2 ? counts[0] + counts[1] : nil,
+      "no counts in time's report: \(measured.report)")
+    return (measured.run, faults)
   }
 
   /// `favorites list` as TSV: the ids, newest first.

@@ -132,14 +132,21 @@ package struct BookDownload: CommandRunner {
     let head =
       failure.mirrorFailures.isEmpty
       ? Sanitizer.sanitize(download.description)
-      : "no mirror could serve book \(id): "
-        + failure.mirrorFailures.map {
-          "\(Sanitizer.sanitize($0.mirror.base.redacted)) (\(Sanitizer.sanitize($0.reason)))"
-        }.joined(separator: ", ")
+      : "no mirror could serve book \(id): " + Self.mirrorList(failure.mirrorFailures)
     let text = head + kept + Self.mirrorHint(download, mirror: mirrors.first)
     let status = fail(text, failure.mirrorFailures.isEmpty ? ExitStatus(download) : .unavailable)
     // Ctrl-C: the shell's convention, so a script can tell it from a failed download.
     return Failure(status: status, interrupted: status == .interrupted)
+  }
+
+  /// Each mirror that failed and why, sanitized (the address without its password):
+  /// `http://a/ (timed out), http://b/ (404)`.
+  nonisolated static func mirrorList(_ failures: [(mirror: DownloadMirror, reason: String)])
+    -> String
+  {
+    failures.map {
+      "\(Sanitizer.sanitize($0.mirror.base.redacted)) (\(Sanitizer.sanitize($0.reason)))"
+    }.joined(separator: ", ")
   }
 
   /// ` (--mirror URL …)` after a download that failed because the file's server could not be

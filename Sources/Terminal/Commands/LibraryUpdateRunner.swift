@@ -147,10 +147,7 @@ package struct LibraryUpdateRunner: CommandRunner {
       let head =
         failure.mirrorFailures.isEmpty
         ? Sanitizer.sanitize(error.description)
-        : "no mirror could serve it: "
-          + failure.mirrorFailures.map {
-            "\(Sanitizer.sanitize($0.mirror.base.redacted)) (\(Sanitizer.sanitize($0.reason)))"
-          }.joined(separator: ", ")
+        : "no mirror could serve it: " + BookDownload.mirrorList(failure.mirrorFailures)
       checked.error = head
       checked.status = status
     }

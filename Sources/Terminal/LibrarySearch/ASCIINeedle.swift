@@ -1,3 +1,5 @@
+import Gutendex
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -41,7 +43,9 @@ struct ASCIINeedle {
     let firstWord = Array(folded.prefix { $0 != 0x20 })
     // The rarest byte, then the rarest other one (the same byte again for a word of one).
     let ranked = firstWord.indices.sorted {
-      (Self.commonness[Int(firstWord[$0])], $0) < (Self.commonness[Int(firstWord[$1])], $1)
+      (LetterFrequency.commonness[Int(firstWord[$0])], $0) < (
+        LetterFrequency.commonness[Int(firstWord[$1])], $1
+      )
     }
     let pair = [ranked[0], ranked.count > 1 ? ranked[1] : ranked[0]].sorted()
     near = pair[0]
@@ -49,17 +53,6 @@ struct ASCIINeedle {
     first = firstWord[near] | 0x20
     last = firstWord[far] | 0x20
   }
-
-  /// How common each byte is in English prose (higher is commoner): the letters in order of
-  /// frequency ("…OATE"), in either case; digits and other bytes as rare.
-  private static let commonness: [Int] = {
-    var table = [Int](repeating: 0, count: 256)
-    for (rank, letter) in "zqxjkvbpygfwmucldrhsnioate".utf8.enumerated() {
-      table[Int(letter)] = rank + 1
-      table[Int(letter) - 0x20] = rank + 1
-    }
-    return table
-  }()
 
   /// The first match that starts in `from..<candidates` (it may run on to `end`), in the text
   /// at `base`, which holds no byte past ASCII up to `end`.

@@ -77,19 +77,7 @@ package enum PlaceQuote {
   /// Where the words of `quote` end when they are read at `position` (the offset after their
   /// last byte), nil when they are not there; a highlight found again keeps its whole passage.
   package static func end(of quote: String, at position: Int, in text: BookText) -> Int? {
-    let needle = encoded(quote, for: text)
-    let bytes = text.bytes
-    var at = position
-    for byte in needle {
-      if byte == 0x20 {
-        guard at < bytes.count, isSpace(bytes[at]) else { return nil }
-        at = skipSpace(in: text, from: at)
-      } else {
-        guard at < bytes.count, bytes[at] == byte else { return nil }
-        at += 1
-      }
-    }
-    return at
+    matchEnd(encoded(quote, for: text), in: text, at: position)
   }
 
   /// The quote as the file's bytes (UTF-8, or Windows-1252 for a Latin-1 text).
@@ -105,18 +93,24 @@ package enum PlaceQuote {
   /// True when the text at `position` reads `needle`, a space in it standing for any run of
   /// whitespace (line ends included).
   static func matches(_ needle: [UInt8], in text: BookText, at position: Int) -> Bool {
+    matchEnd(needle, in: text, at: position) != nil
+  }
+
+  /// Where `needle` ends when the text at `position` reads it (as ``matches(_:in:at:)``
+  /// reads it), nil when it does not.
+  private static func matchEnd(_ needle: [UInt8], in text: BookText, at position: Int) -> Int? {
     let bytes = text.bytes
     var at = position
     for byte in needle {
       if byte == 0x20 {
-        guard at < bytes.count, isSpace(bytes[at]) else { return false }
+        guard at < bytes.count, isSpace(bytes[at]) else { return nil }
         at = skipSpace(in: text, from: at)
       } else {
-        guard at < bytes.count, bytes[at] == byte else { return false }
+        guard at < bytes.count, bytes[at] == byte else { return nil }
         at += 1
       }
     }
-    return true
+    return at
   }
 
   static func skipSpace(in text: BookText, from position: Int) -> Int {
