@@ -35,13 +35,17 @@ let package = Package(
     // A Gutendex-compatible engine over a local set of books, plus the embedded catalogue.
     .target(
       name: "GutendexEngine",
-      dependencies: ["Gutendex", "CZlib", "CArchive", "CBzip2", "CLibXML2"],
+      dependencies: ["Gutendex", "CZlib", "CChecksum", "CArchive", "CBzip2", "CLibXML2"],
       // Copied next to the products so the build tree finds the catalogue (`swift run`, tests);
       // an install puts it in PREFIX/share/gutenberg. Found by path (CatalogueLocation), never
       // through `Bundle.module`, which kills the process once the build folder is gone.
       resources: [.copy("Resources")]),
     // The system zlib: gunzip of the source catalogue and CRC-32 of the index (apt: zlib1g-dev).
     .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
+    // zlib's CRC-32 by carry-less multiplication where the processor has it (the index's
+    // checksums, checked at every open), zlib's own function otherwise.
+    .target(
+      name: "CChecksum", path: "Sources/CChecksum", linkerSettings: [.linkedLibrary("z")]),
     // libarchive: Project Gutenberg's feed (.tar.bz2) read as a stream (apt: libarchive-dev for
     // its headers). Opened with dlopen by the feed sync, like libxml2: not linked, so no other
     // command loads them nor the compression and ICU libraries they pull in.

@@ -1,4 +1,4 @@
-import CZlib
+import CChecksum
 import Foundation
 import Gutendex
 
@@ -117,12 +117,10 @@ public enum CatalogueSnapshot {
     return Data(out)
   }
 
-  /// zlib's CRC-32 of `bytes` (of what came before and `bytes`, `continuing` that one's).
+  /// zlib's CRC-32 of `bytes` (of what came before and `bytes`, `continuing` that one's), by
+  /// carry-less multiplication where the processor has it (``gb_crc32``).
   static func checksum(_ bytes: UnsafeRawBufferPointer, continuing previous: UInt32 = 0) -> UInt32 {
-    UInt32(
-      crc32(
-        uLong(previous), bytes.baseAddress?.assumingMemoryBound(to: Bytef.self),
-        uInt(bytes.count)))
+    gb_crc32(previous, bytes.baseAddress, bytes.count)
   }
 
   static func checksum(_ bytes: [UInt8]) -> UInt32 {

@@ -70,6 +70,10 @@ enum IndexCheck {
     ids: UnsafeRawBufferPointer, downloads: UnsafeRawBufferPointer,
     popular: UnsafeRawBufferPointer, ranks: UnsafeRawBufferPointer?, books: Int
   ) throws(EngineError) {
+    guard
+      !columnsHold(ids: ids, downloads: downloads, popular: popular, ranks: ranks, books: books)
+    else { return }
+    // Something is wrong: found (and named) a position at a time.
     var previous = -1
     for position in 0..<books {
       let id = int32(ids, position)
@@ -91,6 +95,40 @@ enum IndexCheck {
         }
       }
     }
+  }
+
+  /// Whether the columns pass ``columns(ids:downloads:popular:ranks:books:)``: the same tests
+  /// without a branch per position, so the compiler takes several positions at a time (every
+  /// cold query runs this over every book: 300,000 on a catalogue four times today's).
+  private static func columnsHold(
+    ids: UnsafeRawBufferPointer, downloads: UnsafeRawBufferPointer,
+    popular: UnsafeRawBufferPointer, ranks: UnsafeRawBufferPointer?, books: Int
+  ) -> Bool {
+    guard books > 0 else { return true }
+    // The sizes were checked before (4 bytes a book), so every load below is inside.
+    guard ids.count >= 4 * books, downloads.count >= 4 * books, popular.count >= 4 * books,
+      (ranks?.count ?? 4 * books) >= 4 * books
+    else { return false }
+    let bound = UInt32(books)
+    func load(_ buffer: UnsafeRawBufferPointer, _ position: Int) -> Int32 {
+      Int32(littleEndian: buffer.loadUnaligned(fromByteOffset: position &* 4, as: Int32.self))
+    }
+    // A position's faults, ORed: an id not above the one before, a negative count, an order
+    // entry or rank outside the books (negative ones read as unsigned are outside too).
+    var faults: UInt32 = load(ids, 0) < 0 ? 1 : 0
+    for position in 1..<books {
+      faults |= load(ids, position) > load(ids, position &- 1) ? 0 : 1
+    }
+    for position in 0..<books {
+      faults |= UInt32(bitPattern: load(downloads, position)) >> 31
+      faults |= UInt32(bitPattern: load(popular, position)) < bound ? 0 : 1
+    }
+    if let ranks {
+      for position in 0..<books {
+        faults |= UInt32(bitPattern: load(ranks, position)) < bound ? 0 : 1
+      }
+    }
+    return faults == 0
   }
 
   private static func uint32(_ buffer: UnsafeRawBufferPointer, _ index: Int) -> Int {

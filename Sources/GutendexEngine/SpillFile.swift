@@ -1,4 +1,3 @@
-import CZlib
 import Foundation
 
 #if canImport(Glibc)
@@ -28,7 +27,7 @@ struct SpillFile: Sendable {
   /// Bytes written to the file (the rest, `size - written`, are in the buffer).
   private var written = 0
   /// The CRC-32 of the bytes written out; ``checksum`` adds the buffered ones.
-  private var writtenChecksum = UInt32(crc32(0, nil, 0))
+  private var writtenChecksum: UInt32 = 0
   private var buffer: [UInt8] = []
   /// How many bytes are gathered before they are written.
   private let bufferSize: Int
