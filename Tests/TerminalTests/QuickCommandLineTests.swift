@@ -19,6 +19,7 @@ import Testing
     case let status as Status: .status(status.global.values, json: status.json)
     case let favorites as Favorites.ListFavorites:
       .favoritesList(favorites.global.values, order: favorites.order, json: favorites.json)
+    case let add as Favorites.Add: .favoritesAdd(add.global.values, ids: add.ids)
     case let library as LibraryCommand.ListLibrary:
       .library(library.global.values, json: library.json)
     case let search as LibraryCommand.SearchLibrary:
@@ -47,6 +48,8 @@ import Testing
     ["status"], ["status", "--json", "--source", "server"],
     ["favorites"], ["favorites", "list"], ["favourites", "--json"], ["fav", "--order", "title"],
     ["favorites", "list", "--order", "author", "--json", "--offline"],
+    ["favorites", "add", "84"], ["fav", "add", "84", "1342", "+11", "--source", "local"],
+    ["--data-dir", "/tmp/x", "favourites", "add", "--offline", "84", "84"],
     ["library"], ["library", "--json"], ["library", "list"], ["library", "list", "--json"],
     ["library", "search", "petersburgh"], ["library", "search", "a", "--json", "b"],
     ["library", "search", "list"], ["library", "search", "--data-dir", "/tmp/x", "être"],
@@ -69,7 +72,10 @@ import Testing
     ["list", "--author-year-start", "1900", "--author-year-end", "1800"], ["list", "-sx"],
     ["list", "-x"], ["--search", "x", "list"], ["list", "--generate-completion-script", "bash"],
     ["show"], ["show", "0"], ["show", "x"], ["show", "84", "85"], ["show", "-1"], ["show", "-"],
-    ["status", "x"], ["favorites", "add", "84"], ["favorites", "--order", "bogus"],
+    ["status", "x"], ["favorites", "--order", "bogus"], ["favorites", "add"],
+    ["favorites", "add", "0"], ["favorites", "add", "-3"], ["favorites", "add", "x"],
+    ["favorites", "add", "84", "--json"], ["favorites", "add", "84", "--order", "title"],
+    ["favorites", "add", "--", "84"], ["favorites", "add", "84", "--help"],
     ["favorites", "list", "x"], ["fav", "rm", "84"], ["library", "x"], ["library", "remove", "84"],
     ["library", "search"], ["library", "search", " "], ["library", "search", "-x"],
     ["bookmarks", "0"], ["bookmarks", "x"], ["bookmarks", "84", "85"], ["get", "84"],

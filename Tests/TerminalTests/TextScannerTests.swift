@@ -210,4 +210,31 @@ import Testing
       #expect(found.last ?? 0 > TextBytes.encodingSample, "\(words)")
     }
   }
+
+  /// The scan for the next byte past ASCII (64 bytes, then 8, then one at a time) finds the
+  /// first one in the range, or the range's end, wherever the range starts and ends and
+  /// wherever the byte stands: checked against a byte-by-byte reading.
+  @Test func theNextBytePastASCIIIsFoundAtEveryAlignment() {
+    let size = 200
+    var checked = 0
+    var faults = 0
+    for high in [nil] + (0..<size).map({ Optional($0) }) {
+      var bytes = [UInt8](repeating: 0x61, count: size)
+      if let high { bytes[high] = high % 2 == 0 ? 0x80 : 0xFF }
+      // A second one further on, which is never the answer while the first is in range.
+      if let high, high + 70 < size { bytes[high + 70] = 0xC3 }
+      bytes.withUnsafeBufferPointer { buffer in
+        guard let base = buffer.baseAddress else { return }
+        for from in stride(from: 0, through: size, by: 3) {
+          for to in stride(from: from, through: size, by: 5) {
+            let expected = (from..<to).first { bytes[$0] >= 0x80 } ?? to
+            if TextScanner.nextHighByte(base, from: from, to: to) != expected { faults += 1 }
+            checked += 1
+          }
+        }
+      }
+    }
+    #expect(checked > 100_000)
+    #expect(faults == 0)
+  }
 }

@@ -31,15 +31,6 @@ extension CatalogService {
     return now
   }
 
-  /// Saves book `id` as a favourite: fetched live, else from a fallback. Returns the book and
-  /// whether it was added (false when it already was a favourite).
-  public func addFavorite(id: Int) async throws(CatalogError) -> (book: Book, added: Bool) {
-    let book = try await book(id: id).book
-    let added = try await withFavorites { favorites throws(StoreError) in try favorites.add(book) }
-    await settleChanges()
-    return (book, added)
-  }
-
   /// Removes the favourites with these ids; returns how many there were.
   public func removeFavorites(ids: [Int]) async throws(CatalogError) -> Int {
     let removed = try await withFavorites { favorites throws(StoreError) in

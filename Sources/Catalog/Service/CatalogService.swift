@@ -177,6 +177,12 @@ public final class CatalogService: Sendable {
     try await SourcePolicy(service: self).book(id: id)
   }
 
+  /// Many books, in order, each as ``book(id:)`` answers it, asked for in bulk (see
+  /// ``SourcePolicy/books(ids:)``): a command naming 10,000 ids.
+  public func books(ids: [Int]) async -> [Result<LoadedBook, CatalogError>] {
+    await SourcePolicy(service: self).books(ids: ids)
+  }
+
   /// Checks whether the server answers, with one small request and no retries (see
   /// ``SourcePolicy/probe(timeout:)``).
   public func probe(timeout: Duration = .seconds(5)) async -> Bool {

@@ -98,6 +98,86 @@ struct SourcePolicy: Sendable {
     }
   }
 
+  /// The books with these ids, in order, each answered as ``book(id:)`` answers it, but in
+  /// bulk: the server is asked for a page of them at a time (`ids=`, 32 a request, not a
+  /// request each), the fallbacks read the saved favourites in one go. An id the bulk answers
+  /// lack (not on the server, a failure) goes through ``book(id:)`` itself, for its own
+  /// fallback or its own error.
+  func books(ids: [Int]) async -> [Result<LoadedBook, CatalogError>] {
+    var answers: [Int: LoadedBook] = [:]
+    switch route() {
+    case .localOnly:
+      answers = await fallbackBooks(ids, reason: nil)
+    case .fallback(let reason):
+      answers = await fallbackBooks(ids, reason: reason)
+    case .server:
+      answers = await serverBooks(ids)
+    case .localFirst:
+      // Each is a read of the local files already (the server only for a missing summary).
+      break
+    }
+    var results: [Result<LoadedBook, CatalogError>] = []
+    results.reserveCapacity(ids.count)
+    for id in ids {
+      if let known = answers[id] {
+        results.append(.success(known))
+        continue
+      }
+      do {
+        results.append(.success(try await book(id: id)))
+      } catch {
+        results.append(.failure(error))
+      }
+    }
+    return results
+  }
+
+  /// The books among `ids` the server sends, asked a page of ids at a time; it stops at the
+  /// first failure (the ids left are asked one by one, each with its own fallback).
+  private func serverBooks(_ ids: [Int]) async -> [Int: LoadedBook] {
+    var answers: [Int: LoadedBook] = [:]
+    var seen = Set<Int>()
+    let unique = ids.filter { seen.insert($0).inserted }
+    for start in stride(from: 0, to: unique.count, by: BookQuery.pageSize) {
+      let chunk = Array(unique[start..<min(start + BookQuery.pageSize, unique.count)])
+      let asked = ContinuousClock.now
+      do {
+        let page = try await service.client.page(BookQuery(ids: chunk))
+        answered()
+        // Only the books asked for: a server that ignored the filter sends others.
+        let wanted = Set(chunk)
+        let books = page.results.filter { wanted.contains($0.id) }
+        upsertSeen(books)
+        for book in books { answers[book.id] = LoadedBook(book: book, source: .network) }
+      } catch {
+        if error.isUnavailable { failed(error, asked: asked) }
+        break
+      }
+    }
+    return answers
+  }
+
+  /// ``fallbackBook(id:reason:error:)`` for many ids: the saved favourites read at once, then
+  /// the local catalogue. The ids neither holds, or that fail, are left out.
+  private func fallbackBooks(_ ids: [Int], reason: String?) async -> [Int: LoadedBook] {
+    var answers: [Int: LoadedBook] = [:]
+    let favorites = service.favorites
+    let saved = try? await StoreWork.run(on: favorites.busyWait) { () throws(StoreError) in
+      try favorites.favorites(ids: ids)
+    }
+    for favorite in saved ?? [] {
+      answers[favorite.book.id] = LoadedBook(
+        book: favorite.book, source: .favorite(savedAt: favorite.refreshedAt ?? favorite.addedAt),
+        fallbackReason: reason)
+    }
+    guard let local = service.local, let store = try? local.store() else { return answers }
+    for id in ids where answers[id] == nil {
+      guard let book = try? store.book(id: id) else { continue }
+      answers[id] = LoadedBook(book: book, source: .local(name: local.name), fallbackReason: reason)
+    }
+    return answers
+  }
+
   /// Checks whether the server answers, with one small request and no retries.
   ///
   /// Simulated offline and local-only mode send nothing and answer false: the user switched

@@ -152,17 +152,32 @@ final class FavoritesStore: Sendable {
 
   /// The subset of `ids` that are favourites.
   func favoriteIDs(among ids: [Int]) throws(StoreError) -> Set<Int> {
+    Set(try inChunks(of: ids, "id") { row throws(StoreError) in row["id"] })
+  }
+
+  /// The favourites among `ids`, in no particular order: one read, however many ids.
+  func favorites(ids: [Int]) throws(StoreError) -> [Favorite] {
+    let path = databaseURL.path
+    return try inChunks(of: ids, Self.columns) { row throws(StoreError) in
+      try Self.favorite(from: row, path: path)
+    }
+  }
+
+  /// `columns` of the favourites among `ids`, each row made into a value by `make`, in one
+  /// read; the ids are bound 500 at a time, well under SQLite's limit on bound parameters.
+  private func inChunks<T>(
+    of ids: [Int], _ columns: String, _ make: (Row) throws(StoreError) -> T
+  ) throws(StoreError) -> [T] {
     let unique = Array(Set(ids))
     return try reading { db in
-      var result = Set<Int>()
-      // Stay well under SQLite's limit on bound parameters.
+      var result: [T] = []
       for start in stride(from: 0, to: unique.count, by: 500) {
         let chunk = Array(unique[start..<min(start + 500, unique.count)])
         let marks = Array(repeating: "?", count: chunk.count).joined(separator: ",")
-        result.formUnion(
-          try Int.fetchSet(
-            db, sql: "SELECT id FROM favorite WHERE id IN (\(marks))",
-            arguments: StatementArguments(chunk)))
+        let rows = try Row.fetchCursor(
+          db, sql: "SELECT \(columns) FROM favorite WHERE id IN (\(marks))",
+          arguments: StatementArguments(chunk))
+        while let row = try rows.next() { result.append(try make(row)) }
       }
       return result
     }
