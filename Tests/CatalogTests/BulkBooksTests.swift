@@ -47,6 +47,10 @@ struct BulkBooksTests {
 
     let ids = [local[1].id, frankenstein.id, 1342, local[0].id]
     let loaded = await harness.service.books(ids: ids)
+    // One page of ids fails; only the book found nowhere is then asked for on its own.
+    let sent = harness.server.requests.map(\.absoluteString)
+    #expect(sent.count == 2, "\(sent)")
+    #expect(sent.last == "http://test.local/books/1342/")
     var one: [Result<LoadedBook, CatalogError>] = []
     for id in ids {
       do { one.append(.success(try await harness.service.book(id: id))) } catch {

@@ -111,7 +111,14 @@ struct SourcePolicy: Sendable {
     case .fallback(let reason):
       answers = await fallbackBooks(ids, reason: reason)
     case .server:
-      answers = await serverBooks(ids)
+      let asked = await serverBooks(ids)
+      answers = asked.answers
+      // The server cannot be used: the ids it did not answer come from the fallbacks at once
+      // (as each would after its own attempt), not after an attempt (and its retries) each.
+      if let failure = asked.failure {
+        let left = ids.filter { answers[$0] == nil }
+        answers.merge(await fallbackBooks(left, reason: failure.description)) { old, _ in old }
+      }
     case .localFirst:
       // Each is a read of the local files already (the server only for a missing summary).
       break
@@ -123,6 +130,11 @@ struct SourcePolicy: Sendable {
         results.append(.success(known))
         continue
       }
+      // Interrupted: the rest are not looked for, one by one.
+      if Task.isCancelled {
+        results.append(.failure(.cancelled))
+        continue
+      }
       do {
         results.append(.success(try await book(id: id)))
       } catch {
@@ -132,9 +144,12 @@ struct SourcePolicy: Sendable {
     return results
   }
 
-  /// The books among `ids` the server sends, asked a page of ids at a time; it stops at the
-  /// first failure (the ids left are asked one by one, each with its own fallback).
-  private func serverBooks(_ ids: [Int]) async -> [Int: LoadedBook] {
+  /// The books among `ids` the server sends, asked a page of ids at a time, and the failure
+  /// that made the server unusable, if one did. It stops at the first failure (the ids left
+  /// are answered as ``book(id:)`` answers them).
+  private func serverBooks(_ ids: [Int]) async -> (
+    answers: [Int: LoadedBook], failure: GutendexError?
+  ) {
     var answers: [Int: LoadedBook] = [:]
     var seen = Set<Int>()
     let unique = ids.filter { seen.insert($0).inserted }
@@ -150,11 +165,12 @@ struct SourcePolicy: Sendable {
         upsertSeen(books)
         for book in books { answers[book.id] = LoadedBook(book: book, source: .network) }
       } catch {
-        if error.isUnavailable { failed(error, asked: asked) }
-        break
+        guard error.isUnavailable else { return (answers, nil) }
+        failed(error, asked: asked)
+        return (answers, error)
       }
     }
-    return answers
+    return (answers, nil)
   }
 
   /// ``fallbackBook(id:reason:error:)`` for many ids: the saved favourites read at once, then
