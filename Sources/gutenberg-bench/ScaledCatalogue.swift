@@ -72,10 +72,10 @@ enum ScaledCatalogue {
     guard sync.exitStatus == 0, report?["added"] as? Int == 1000 else {
       throw BenchError("the sync of the \(scale)x catalogue failed: \(report ?? [:])")
     }
-    // Flush what was written before anything is timed: a cold query of files whose pages are
-    // still dirty costs about 7% more (measured on the 4x first page), and the 1x catalogue,
-    // built a minute earlier, would already be written back: the pair would differ in more
-    // than size.
+    // Flush what was written before anything is timed, so both catalogues are measured with
+    // their pages written back: the 1x one, built a minute earlier, already was, and a fresh
+    // copy of the 4x files ran 1.07x the 1x in one set of pairs and 1.01x after sync(2)
+    // (another set: 1.01x and 1.02x). The pair then differs in size alone.
     flushToDisk()
     let catalogue = Catalogue(dataDirectory: data, books: books + 1000)
     built[scale] = catalogue

@@ -38,12 +38,7 @@ struct BulkBooksTests {
   }
 
   @Test func offlineTheFavouritesAndTheLocalCatalogueAnswerAsForOneBook() async throws {
-    let local = CatalogFixtures.made(3)
-    let harness = try CatalogHarness(localBooks: local)
-    let frankenstein = try #require(try CatalogFixtures.books("e4-2025-page1").first)
-    let addedAt = CatalogFixtures.date(-86_400)
-    _ = try harness.favorites.add(frankenstein, at: addedAt)
-    harness.server.fail(with: .unreachable)
+    let (harness, local, frankenstein, addedAt) = try CatalogHarness.unreachableWithFallbacks()
 
     let ids = [local[1].id, frankenstein.id, 1342, local[0].id]
     let loaded = await harness.service.books(ids: ids)

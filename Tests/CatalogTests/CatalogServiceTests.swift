@@ -261,12 +261,7 @@ struct CatalogServiceBookTests {
   }
 
   @Test func offlineABookFallsBackToTheFavouriteSnapshotThenTheLocalCatalogue() async throws {
-    let local = CatalogFixtures.made(3)
-    let harness = try CatalogHarness(localBooks: local)
-    let frankenstein = try #require(try CatalogFixtures.books("e4-2025-page1").first)
-    let addedAt = CatalogFixtures.date(-86_400)
-    _ = try harness.favorites.add(frankenstein, at: addedAt)
-    harness.server.fail(with: .unreachable)
+    let (harness, local, frankenstein, addedAt) = try CatalogHarness.unreachableWithFallbacks()
 
     let saved = try await harness.service.book(id: frankenstein.id)
     #expect(saved.book == frankenstein)

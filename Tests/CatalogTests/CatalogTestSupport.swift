@@ -113,6 +113,20 @@ final class CatalogHarness: Sendable {
     try? FileManager.default.removeItem(at: directory)
   }
 
+  /// A harness whose server cannot be reached, with a local catalogue of three made-up books
+  /// and Frankenstein saved as a favourite a day ago: every fallback of a book has something.
+  static func unreachableWithFallbacks() throws -> (
+    harness: CatalogHarness, local: [Book], favorite: Book, addedAt: Date
+  ) {
+    let local = CatalogFixtures.made(3)
+    let harness = try CatalogHarness(localBooks: local)
+    let frankenstein = try #require(try CatalogFixtures.books("e4-2025-page1").first)
+    let addedAt = CatalogFixtures.date(-86_400)
+    _ = try harness.favorites.add(frankenstein, at: addedAt)
+    harness.server.fail(with: .unreachable)
+    return (harness, local, frankenstein, addedAt)
+  }
+
   /// A second store on the same favourites file, as another process would open it.
   func reopenFavorites() throws -> FavoritesStore {
     try FavoritesStore(databaseURL: directory.appendingPathComponent("favorites.sqlite"))

@@ -182,9 +182,7 @@ struct SourcePolicy: Sendable {
       try favorites.favorites(ids: ids)
     }
     for favorite in saved ?? [] {
-      answers[favorite.book.id] = LoadedBook(
-        book: favorite.book, source: .favorite(savedAt: favorite.refreshedAt ?? favorite.addedAt),
-        fallbackReason: reason)
+      answers[favorite.book.id] = Self.savedCopy(favorite, reason: reason)
     }
     guard let local = service.local, let store = try? local.store() else { return answers }
     for id in ids where answers[id] == nil {
@@ -317,6 +315,13 @@ struct SourcePolicy: Sendable {
     }
   }
 
+  /// A favourite's snapshot standing in for the server's copy, dated when it was last saved.
+  private static func savedCopy(_ favorite: Favorite, reason: String?) -> LoadedBook {
+    LoadedBook(
+      book: favorite.book, source: .favorite(savedAt: favorite.refreshedAt ?? favorite.addedAt),
+      fallbackReason: reason)
+  }
+
   /// The saved favourite, else the local catalogue's copy.
   private func fallbackBook(id: Int, reason: String?, error: GutendexError?)
     async throws(CatalogError) -> LoadedBook
@@ -325,11 +330,7 @@ struct SourcePolicy: Sendable {
     let saved = try await StoreWork.run(on: favorites.busyWait) { () throws(StoreError) in
       try favorites.favorite(id: id)
     }
-    if let favorite = saved {
-      return LoadedBook(
-        book: favorite.book, source: .favorite(savedAt: favorite.refreshedAt ?? favorite.addedAt),
-        fallbackReason: reason)
-    }
+    if let favorite = saved { return Self.savedCopy(favorite, reason: reason) }
     if let local = service.local {
       let store = try local.store()
       do {
