@@ -8,7 +8,7 @@ import Testing
 /// Text typed at the prompts of a real terminal (tmux, 80x24) reaches the commands whole, in any
 /// script, with colour on and off: the line editor reads UTF-8 even when the environment names
 /// no locale, Tab completes language names in their own script, and Ctrl-C drops the typed line
-/// as a shell does, never quitting.
+/// as a shell does, never quitting; keys typed while a command runs wait for the prompt.
 @Suite(.serialized, .ownThread)
 struct TypedTextTests {
   /// The last row with text on it.
@@ -98,6 +98,55 @@ struct TypedTextTests {
     try await window.press("C-d")
     let exited = try await window.waitForScreen { $0.contains("[exited 0]") }
     #expect(exited.held, "Ctrl-D on an empty line did not quit with 0:\n\(exited.screen)")
+    await window.close()
+  }
+
+  /// Keys typed while a search waits for the server are kept for the next prompt: text is
+  /// drawn once, on the prompt (the terminal does not echo it among the results), and Ctrl-D
+  /// still quits with 0 (in the terminal's cooked mode it was its end-of-file, which reached
+  /// the editor as a NUL byte and was lost).
+  @Test func keysTypedWhileASearchRunsWaitForThePrompt() async throws {
+    let server = try await TestServer.start()
+    defer { Task { await server.stop() } }
+    let app = try Self.app(color: true)
+    defer { app.cleanUp() }
+    let window = try await TerminalWindow(
+      app, ["--server", server.url.absoluteString, "--source", "server"], columns: 80, rows: 24)
+    defer { window.closeNow() }
+    let started = try await window.waitForScreen {
+      $0.contains { $0.contains("page 1 of") } && Self.lastRow($0) == ">"
+    }
+    #expect(started.held, "\(started.screen)")
+
+    server.server.faults = FaultPlan(holdUntilReleased: true)
+    try await window.type("/ twain")
+    try await window.press("Enter")
+    try await Awaiting.condition("the search to reach the server") { server.server.heldCount == 1 }
+    try await window.type("/ dick")
+    server.server.faults = FaultPlan()
+    server.server.releaseHeld()
+    let searched = try await window.waitForScreen {
+      $0.contains { $0.contains("search \"twain\"") } && Self.lastRow($0) == "> / dick"
+    }
+    #expect(searched.held, "the typed-ahead text is not on the prompt:\n\(searched.screen)")
+    let screen = try await window.screen()
+    #expect(
+      screen.filter { $0.contains("/ dick") }.count == 1,
+      "echoed among the results:\n\(screen.joined(separator: "\n"))")
+
+    try await window.press("C-u")
+    server.server.faults = FaultPlan(holdUntilReleased: true)
+    try await window.type("/ austen")
+    try await window.press("Enter")
+    try await Awaiting.condition("the second search to reach the server") {
+      server.server.heldCount == 1
+    }
+    try await window.press("C-d")
+    server.server.faults = FaultPlan()
+    server.server.releaseHeld()
+    let exited = try await window.waitForScreen { $0.contains("[exited 0]") }
+    #expect(exited.held, "Ctrl-D typed during the search did not quit with 0:\n\(exited.screen)")
+    #expect(exited.screen.contains("search \"austen\""), "\(exited.screen)")
     await window.close()
   }
 

@@ -13,6 +13,13 @@ import Foundation
 /// made with `lock` held. The reading queue holds it for the whole of `el_gets` except while it
 /// waits for a key (``readCharacter(into:)`` releases it then, when libedit's state is at
 /// rest), which is exactly when a writer may take it to redraw.
+///
+/// Between lines, while a command runs, the terminal is held out of canonical mode with echo off
+/// (signals and output processing as they were): keys typed ahead stay bytes in the queue, so
+/// Ctrl-D typed during a search still ends the session at the next prompt (the line
+/// discipline's end-of-file would reach libedit as a NUL byte) and typed text is drawn once, by
+/// libedit at the prompt, not echoed by the terminal among the command's output. ``stop()``
+/// gives the terminal its own mode back.
 package final class LineEditor: @unchecked Sendable {
   /// The one editor of the process: standard input is one terminal.
   package static let shared = LineEditor()
@@ -38,6 +45,10 @@ package final class LineEditor: @unchecked Sendable {
   private var typedAhead: [UInt8] = []
   /// Window changes, for libedit's idea of the width (kept for the life of the process).
   private var windowChanges: (any DispatchSourceSignal)?
+  /// The terminal's mode before the editor first touched it: the one ``stop()`` gives back.
+  private var ownMode: termios?
+  /// Whether the terminal is held in the between-lines mode (``holdKeys()``).
+  private var holding = false
 
   private init() {
     wake = Self.makePipe()
@@ -113,6 +124,9 @@ package final class LineEditor: @unchecked Sendable {
     var count: Int32 = 0
     let raw = gb_el_gets(editor, &count)
     editing = false
+    // libedit gave the terminal its cooked mode back; the keys typed from now until the next
+    // prompt are kept as keys.
+    if !stopped { holdKeys() }
     guard let raw, count > 0 else {
       // Ctrl-D: end the prompt's line, as a shell does, so what follows starts on its own.
       FileHandle.standardOutput.write(Data("\n".utf8))
@@ -175,6 +189,26 @@ package final class LineEditor: @unchecked Sendable {
     _ = Foundation.write(wake.write, &byte, 1)
     // Wait for the read to end, so the terminal is back in its own mode before the exit.
     queue.sync {}
+    lock.lock()
+    defer { lock.unlock() }
+    if holding, var mode = ownMode {
+      _ = tcsetattr(STDIN_FILENO, TCSANOW, &mode)
+      holding = false
+    }
+  }
+
+  /// Takes the terminal out of canonical mode with echo off until the next prompt, from the
+  /// mode it had (signals, output processing and the rest unchanged). libedit does not take
+  /// this for the terminal's own mode: it believes only changes made in cooked mode. TCSANOW:
+  /// keys already typed stay in the queue.
+  private func holdKeys() {
+    guard var mode = ownMode else { return }
+    mode.c_lflag &= ~tcflag_t(ICANON | ECHO)
+    withUnsafeMutableBytes(of: &mode.c_cc) { cc in
+      cc[Int(VMIN)] = 1
+      cc[Int(VTIME)] = 0
+    }
+    if tcsetattr(STDIN_FILENO, TCSANOW, &mode) == 0 { holding = true }
   }
 
   private func setUp() {
@@ -182,6 +216,8 @@ package final class LineEditor: @unchecked Sendable {
     // libedit reads and draws characters through the C library's multibyte functions: in the
     // C locale (a process's locale until it sets one) every non-ASCII key is dropped.
     TextLocale.useUTF8()
+    var mode = termios()
+    if tcgetattr(STDIN_FILENO, &mode) == 0 { ownMode = mode }
     // Streams of its own over the standard descriptors (C's `stdin` globals are not
     // concurrency-safe to name from Swift); libedit flushes its output after each redraw.
     guard let input = fdopen(STDIN_FILENO, "r"), let output = fdopen(STDOUT_FILENO, "w"),
