@@ -147,6 +147,7 @@ struct TypedTextTests {
     let exited = try await window.waitForScreen { $0.contains("[exited 0]") }
     #expect(exited.held, "Ctrl-D typed during the search did not quit with 0:\n\(exited.screen)")
     #expect(exited.screen.contains("search \"austen\""), "\(exited.screen)")
+    #expect(exited.screen.contains("[tty icanon echo]"), "the terminal's mode:\n\(exited.screen)")
     await window.close()
   }
 
@@ -208,6 +209,9 @@ struct TypedTextTests {
     try await window.type("q")
     try await window.press("Enter")
     #expect(try await window.waitForExit())
+    // The reader's key mode and the prompt's editor both gave the terminal back.
+    let screen = try await window.screen()
+    #expect(screen.contains("[tty icanon echo]"), "\(screen.joined(separator: "\n"))")
     await window.close()
   }
 }

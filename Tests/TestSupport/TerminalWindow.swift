@@ -23,11 +23,13 @@ struct TerminalWindow {
       ["cd", Self.quoted(app.root.path), "&&", "env", "-i"]
       + assignments.map(Self.quoted) + [Self.quoted(Gutenberg.binary)]
       + arguments.map(Self.quoted)
-    // After the program, the shell says how it ended and keeps the window (and its last
+    // After the program, the shell says how it ended and the terminal's mode it left
+    // (`[tty icanon echo]` when given back as it was), and keeps the window (and its last
     // screen) until ``close()``.
     let script =
       command.joined(separator: " ")
-      + #"; status=$?; printf '\n[exited %s]\n' "$status"; exec sleep 120"#
+      + #"; status=$?; mode=$(stty -a | tr ' ;' '\n\n' | grep -x -e '-*icanon' -e '-*echo')"#
+      + #"; printf '\n[exited %s]\n[tty %s]\n' "$status" "$(echo $mode)"; exec sleep 120"#
     try await tmux([
       "-f", "/dev/null", "new-session", "-d", "-x", String(columns), "-y", String(rows), script,
     ])
