@@ -6,7 +6,8 @@ import Testing
 @testable import TestSupport
 
 /// Titles and names carrying OSC/CSI escapes, C1 controls and bidi overrides are printed
-/// harmlessly on every human-facing output: screens, TSV, details and favourites.
+/// harmlessly on every human-facing output: screens, TSV, details and favourites; and in JSON,
+/// kept whole but escaped, so a terminal showing it acts on nothing.
 @Suite(.serialized, .ownThread)
 struct HostileTextTests {
   /// Every screen that shows a title or a name, plus favourites saved from hostile data.
@@ -105,5 +106,42 @@ struct HostileTextTests {
       #expect(Set(favourites).isSuperset(of: [84, 11, 1342]), "\(favourites)")
       #expect(favourites.count == 6, "\(favourites)")
     }
+  }
+
+  @Test func hostileTitlesInJSONAreEscapedAndKeptWhole() async throws {
+    try await Scenario.with { row in
+      row.inject(FaultPlan(hostileText: true))
+      #expect(try await row.run(["favorites", "add", "84"]).status == 0)
+      let runs = [
+        try await row.run(["list", "--json"]),
+        try await row.run(["list", "--all", "--language", "fr", "--json"]),
+        try await row.run(["show", "84", "--json"]),
+        try await row.run(["favorites", "list", "--json"]),
+      ]
+      for (index, run) in runs.enumerated() {
+        #expect(run.status == 0, "\(run)")
+        #expect(Self.hazard(in: run.stdout, colour: false) == nil, "\(run)")
+        #expect(Self.hazard(in: run.stderr, colour: false) == nil, "\(run)")
+        // The titles as the server gave them, every hostile character in them (the scenario's
+        // favourites saved before include a book that was not hostile).
+        let titles = try Self.titles(in: run.stdout)
+        let hostile = titles.filter { $0.hasSuffix(HostileText.titleSuffix) }
+        #expect(index == 3 ? hostile.count == 1 : hostile.count == titles.count, "\(titles)")
+        #expect(!hostile.isEmpty, "\(run)")
+      }
+    }
+  }
+
+  /// Every `title` anywhere in the JSON document `data`.
+  static func titles(in data: Data) throws -> [String] {
+    func walk(_ value: Any) -> [String] {
+      if let object = value as? [String: Any] {
+        return (object["title"] as? String).map { [$0] }
+          ?? object.values.flatMap(walk)
+      }
+      if let array = value as? [Any] { return array.flatMap(walk) }
+      return []
+    }
+    return walk(try JSONSerialization.jsonObject(with: data))
   }
 }

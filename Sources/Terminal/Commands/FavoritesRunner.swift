@@ -116,7 +116,7 @@ package struct FavoritesRunner: CommandRunner {
   private func exportToStandardOutput() async throws(CatalogError) {
     let output = self.output
     try await service.transfer.exportFavorites(streamingTo: { piece in
-      output.write(String(decoding: piece, as: UTF8.self))
+      output.write(JSONText.raw(piece))
     })
   }
 

@@ -43,7 +43,7 @@ package struct ListRunner: CommandRunner {
       switch format {
       case .json:
         for book in loaded.page.results {
-          output.write((wroteBook ? ",\n" : "") + String(decoding: book.rawJSON, as: UTF8.self))
+          output.write((wroteBook ? ",\n" : "") + JSONText.raw(book.rawJSON))
           wroteBook = true
         }
       case .automatic:
@@ -86,7 +86,7 @@ package struct ListRunner: CommandRunner {
         "\"page_count\":\(loaded.page.pageCount)",
         "\"source\":\"\(Self.sourceName(loaded.source))\"",
       ]
-      let books = loaded.page.results.map { String(decoding: $0.rawJSON, as: UTF8.self) }
+      let books = loaded.page.results.map { JSONText.raw($0.rawJSON) }
       parts.append("\"results\":[" + books.joined(separator: ",") + "]")
       output.print("{" + parts.joined(separator: ",") + "}")
     case .automatic where output.isTerminal:

@@ -73,7 +73,7 @@ package struct NewRunner: CommandRunner {
         (try? JSONSerialization.data(
           withJSONObject: value, options: [.sortedKeys, .withoutEscapingSlashes, .fragmentsAllowed]))
         ?? Data("null".utf8)
-      return String(decoding: data, as: UTF8.self)
+      return JSONText.raw(data)
     }
     let results = found.items.map { item in
       let reason: Any =
@@ -86,7 +86,7 @@ package struct NewRunner: CommandRunner {
       return "{\"added\":\(encoded(JSONText.iso8601(item.added))),"
         + "\"issued\":\(encoded(item.issued ?? NSNull() as Any)),"
         + "\"reason\":\(encoded(reason)),"
-        + "\"book\":\(String(decoding: item.book.rawJSON, as: UTF8.self))}"
+        + "\"book\":\(JSONText.raw(item.book.rawJSON))}"
     }
     return "{\"since\":\(encoded(JSONText.iso8601(found.since))),"
       + "\"since_last_sync\":\(found.sinceLastSync),"

@@ -28,7 +28,7 @@ package struct ShowRunner: CommandRunner {
     }
     switch format {
     case .json:
-      output.print(String(decoding: book.rawJSON, as: UTF8.self))
+      output.print(JSONText.raw(book.rawJSON))
     case .automatic:
       guard var screen = ScreenMapping.details(state, now: Date()) else { return .ok }
       let library = LibraryFiles(context: context)

@@ -35,6 +35,6 @@ extension LibraryMatch {
     let data =
       (try? JSONSerialization.data(
         withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
-    return String(decoding: data, as: UTF8.self)
+    return JSONText.raw(data)
   }
 }
