@@ -5,7 +5,8 @@ import Testing
 @testable import TestSupport
 
 /// The browser's prompt on a real terminal (tmux): a line editor with a history kept in the
-/// data directory, and a prompt that output from elsewhere never leaves lying.
+/// data directory, a prompt that output from elsewhere never leaves lying, and job control as
+/// any program has it.
 @Suite(.serialized, .ownThread)
 struct LineEditorTests {
   /// The last prompt line of `screen`.
@@ -80,6 +81,59 @@ struct LineEditorTests {
       $0.contains { $0.hasPrefix("search \"dickens\"") }
     }
     #expect(searched.held, "\(searched.screen)")
+    await window.close()
+  }
+
+  /// The last row with text on it.
+  static func lastRow(_ screen: [String]) -> String {
+    screen.last { !$0.isEmpty } ?? ""
+  }
+
+  /// Ctrl-Z stops the browser as it stops any program, and after `fg` the prompt is drawn again
+  /// with the half-typed line, the editor's keys working (the shell had put the terminal in its
+  /// own mode meanwhile: Ctrl-U was the terminal's, and the line grew behind the editor's back).
+  @Test func ctrlZThenFgGivesThePromptBack() async throws {
+    let app = try Gutenberg()
+    defer { app.cleanUp() }
+    let window = try await TerminalWindow.shell(app, columns: 100, rows: 30)
+    defer { window.closeNow() }
+    let shell = try await window.waitForScreen { Self.lastRow($0) == "$" }
+    #expect(shell.held, "\(shell.screen)")
+    try await window.typeCommand(["--source", "embedded"])
+    let started = try await window.waitForScreen {
+      $0.contains { $0.contains("page 1 of") } && Self.lastRow($0) == ">"
+    }
+    #expect(started.held, "\(started.screen)")
+    try await window.type("/ dick")
+    let typed = try await window.waitForScreen { Self.lastRow($0) == "> / dick" }
+    #expect(typed.held, "\(typed.screen)")
+
+    try await window.press("C-z")
+    let stopped = try await window.waitForScreen {
+      $0.contains { $0.contains("Stopped") } && Self.lastRow($0) == "$"
+    }
+    #expect(stopped.held, "Ctrl-Z did not stop the browser:\n\(stopped.screen)")
+    try await window.type("fg")
+    try await window.press("Enter")
+    let back = try await window.waitForScreen { Self.lastRow($0) == "> / dick" }
+    #expect(back.held, "the prompt was not drawn again after fg:\n\(back.screen)")
+
+    try await window.press("C-u")
+    try await window.type("/ twain")
+    try await window.press("Enter")
+    let searched = try await window.waitForScreen {
+      $0.contains { $0.hasPrefix("search \"twain\"") } && Self.lastRow($0) == ">"
+    }
+    #expect(searched.held, "the editor's keys after fg:\n\(searched.screen)")
+    try await window.type("q")
+    try await window.press("Enter")
+    let quit = try await window.waitForScreen { Self.lastRow($0) == "$" }
+    #expect(quit.held, "\(quit.screen)")
+    try await window.type(
+      #"stty -a | tr ' ;' '\n\n' | grep -x -e '-*icanon' -e '-*echo' | paste -sd,"#)
+    try await window.press("Enter")
+    let mode = try await window.waitForScreen { $0.contains("icanon,echo") }
+    #expect(mode.held, "the terminal's mode after q:\n\(mode.screen)")
     await window.close()
   }
 }

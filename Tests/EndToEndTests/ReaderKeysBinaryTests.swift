@@ -7,7 +7,8 @@ import Testing
 
 /// The reader in a real terminal (tmux) takes keys as more and less do, without Enter: Space
 /// and `b` turn pages, `j` a row, `g`/`G` the ends, `m` marks with a note and `'` goes back to
-/// it; `q` quits at once. With `TERM=dumb` it reads lines as before.
+/// it; `q` quits at once. With `TERM=dumb` it reads lines as before. Ctrl-Z and `fg` leave it
+/// taking single keys.
 @Suite(.serialized, .ownThread)
 struct ReaderKeysBinaryTests {
   /// The numbers of the `wordN` on screen (the page's rows, not its status or prompt).
@@ -146,6 +147,50 @@ struct ReaderKeysBinaryTests {
     try await window.type("q")
     try await window.press("Enter")
     #expect(try await window.waitForExit())
+    await window.close()
+    await server.stop()
+  }
+
+  /// After Ctrl-Z and `fg` (the shell's cooked mode on the terminal meanwhile), Space still
+  /// turns the page without Enter, and `q` leaves the terminal in its own mode.
+  @Test func afterCtrlZAndFgSingleKeysStillTurnPages() async throws {
+    let server = try await TestServer.start()
+    let app = try Gutenberg().mirrored(to: server.url)
+    defer { app.cleanUp() }
+    try BookFiles.serveText(
+      id: 84, text: ReaderBinaryTests.oneLineBook(words: 3_000).text, on: server.server)
+    let window = try await TerminalWindow.shell(app, columns: 80, rows: 24)
+    defer { window.closeNow() }
+    let shell = try await window.waitForScreen { Self.lastRow($0) == "$" }
+    #expect(shell.held, "\(shell.screen)")
+    try await window.typeCommand(["read", "84", "--server", server.url.absoluteString])
+    let first = try await window.waitForScreen {
+      Self.lastRow($0) == ":" && Self.numbers($0).count > 100
+    }
+    try #require(first.held, "the reader did not start:\n\(first.screen)")
+    let page1 = Self.numbers(try await window.screen())
+
+    try await window.press("C-z")
+    let stopped = try await window.waitForScreen {
+      $0.contains { $0.contains("Stopped") } && Self.lastRow($0) == "$"
+    }
+    #expect(stopped.held, "Ctrl-Z did not stop the reader:\n\(stopped.screen)")
+    try await window.type("fg")
+    try await window.press("Enter")
+    // The shell names the job it continues on the rows after `$ fg`.
+    let back = try await window.waitForScreen { screen in
+      guard let fg = screen.lastIndex(of: "$ fg") else { return false }
+      return screen[(fg + 1)...].contains { $0.contains("'read' '84'") }
+    }
+    #expect(back.held, "\(back.screen)")
+    try await window.type(" ")
+    let next = try await window.waitForScreen { screen in
+      Self.lastRow(screen) == ":" && Self.numbers(screen).first == (page1.last ?? 0) + 1
+    }
+    #expect(next.held, "Space after fg did not show the next page:\n\(next.screen)")
+    try await window.type("q")
+    let quit = try await window.waitForScreen { Self.lastRow($0) == "$" }
+    #expect(quit.held, "q after fg did not quit:\n\(quit.screen)")
     await window.close()
     await server.stop()
   }

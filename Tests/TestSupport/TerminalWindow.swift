@@ -13,6 +13,23 @@ struct TerminalWindow {
     _ app: Gutenberg, _ arguments: [String], columns: Int, rows: Int,
     term: String = "xterm-256color"
   ) async throws {
+    try await self.init(
+      app, program: [Gutenberg.binary] + arguments, columns: columns, rows: rows, term: term)
+  }
+
+  /// An interactive shell (bash, with job control, prompt `$ `) in the window, with the app's
+  /// environment: the program is started by typing it (``typeCommand(_:)``), as a user would.
+  static func shell(_ app: Gutenberg, columns: Int, rows: Int) async throws -> TerminalWindow {
+    var app = app
+    app.extraEnvironment["PS1"] = "$ "
+    return try await TerminalWindow(
+      app, program: [try SystemTool.path("bash"), "--norc", "--noprofile", "-i"],
+      columns: columns, rows: rows, term: "xterm-256color")
+  }
+
+  private init(
+    _ app: Gutenberg, program: [String], columns: Int, rows: Int, term: String
+  ) async throws {
     self.app = app
     socket = app.root.appendingPathComponent("tmux-\(UUID().uuidString.prefix(8))").path
     var environment = app.environment
@@ -21,8 +38,7 @@ struct TerminalWindow {
     let assignments = environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
     let command =
       ["cd", Self.quoted(app.root.path), "&&", "env", "-i"]
-      + assignments.map(Self.quoted) + [Self.quoted(Gutenberg.binary)]
-      + arguments.map(Self.quoted)
+      + assignments.map(Self.quoted) + program.map(Self.quoted)
     // After the program, the shell says how it ended and the terminal's mode it left
     // (`[tty icanon echo]` when given back as it was), and keeps the window (and its last
     // screen) until ``close()``.
@@ -35,6 +51,12 @@ struct TerminalWindow {
     ])
     // Keep the window at the size asked for, whatever client attaches (none does).
     try await tmux(["set-option", "-g", "window-size", "manual"])
+  }
+
+  /// Types `gutenberg arguments` and Enter (in a ``shell(_:columns:rows:)`` window).
+  func typeCommand(_ arguments: [String]) async throws {
+    try await type(([Gutenberg.binary] + arguments).map(Self.quoted).joined(separator: " "))
+    try await press("Enter")
   }
 
   /// Types `text` as it is (no key names).

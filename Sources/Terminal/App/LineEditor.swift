@@ -49,6 +49,11 @@ package final class LineEditor: @unchecked Sendable {
   private var ownMode: termios?
   /// Whether the terminal is held in the between-lines mode (``holdKeys()``).
   private var holding = false
+  /// libedit's mode while it edits, as read at its first key: given back after a stop and
+  /// `fg`, when the shell has put the terminal in its own mode meanwhile.
+  private var editMode: termios?
+  /// Continues after Ctrl-Z (kept for the life of the process).
+  private var continues: (any DispatchSourceSignal)?
 
   private init() {
     wake = Self.makePipe()
@@ -252,11 +257,38 @@ package final class LineEditor: @unchecked Sendable {
     changes.setEventHandler { LineEditor.shared.resized() }
     changes.resume()
     windowChanges = changes
+    // Ctrl-Z stops the process (libedit's own handling is off); the shell that takes the
+    // terminal meanwhile leaves it in its cooked mode: after `fg`, the mode is set again and
+    // the prompt drawn again with the typed text.
+    let continued = DispatchSource.makeSignalSource(signal: SIGCONT, queue: .global())
+    continued.setEventHandler { LineEditor.shared.continued() }
+    continued.resume()
+    continues = continued
+  }
+
+  /// The process was continued (`fg` after Ctrl-Z): the terminal's mode is set again, the
+  /// editor's while a line is read (with the prompt and the typed text drawn on a fresh row),
+  /// the between-lines one otherwise.
+  private func continued() {
+    lock.lock()
+    defer { lock.unlock() }
+    guard !stopped else { return }
+    if editing, let editor, var mode = editMode {
+      _ = tcsetattr(STDIN_FILENO, TCSANOW, &mode)
+      Self.writeAll("\r\u{1B}[J", to: STDOUT_FILENO)
+      gb_el_refresh(editor)
+    } else if holding {
+      holdKeys()
+    }
   }
 
   /// libedit's key source: one character of standard input, UTF-8 decoded; the lock is free
   /// while it waits. Returns 1 with a character, 0 at the end of input (or ``stop()``).
   private func readCharacter(into character: UnsafeMutablePointer<wchar_t>?) -> Int32 {
+    if editMode == nil {
+      var mode = termios()
+      if tcgetattr(STDIN_FILENO, &mode) == 0 { editMode = mode }
+    }
     lock.unlock()
     defer { lock.lock() }
     guard let lead = nextByte() else { return 0 }

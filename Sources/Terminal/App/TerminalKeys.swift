@@ -16,7 +16,7 @@ import Foundation
 ///
 /// `@unchecked Sendable` is safe: the saved mode, whether it is changed and whether the source
 /// was stopped are only touched with `lock` held; bytes are read only on `queue`, one read at a
-/// time.
+/// time; `continues` is set once, in `init`.
 package final class TerminalKeys: KeySource, @unchecked Sendable {
   /// How long the rest of an escape sequence (or of a UTF-8 character) is waited for.
   static let sequenceWait: Int32 = 50
@@ -29,6 +29,8 @@ package final class TerminalKeys: KeySource, @unchecked Sendable {
   private var stopped = false
   /// Written by ``stop()`` to end a wait for a key.
   private let wake: (read: Int32, write: Int32)
+  /// Continues after Ctrl-Z: the shell left the terminal in its own mode meanwhile.
+  private var continues: (any DispatchSourceSignal)?
 
   /// Keys of standard input, its lines read through `lines`; nil when standard input is not a
   /// terminal whose mode can be read.
@@ -41,9 +43,14 @@ package final class TerminalKeys: KeySource, @unchecked Sendable {
     saved = mode
     wake = (ends[0], ends[1])
     self.lines = lines
+    let continued = DispatchSource.makeSignalSource(signal: SIGCONT, queue: .global())
+    continued.setEventHandler { [weak self] in self?.continued() }
+    continued.resume()
+    continues = continued
   }
 
   deinit {
+    continues?.cancel()
     close(wake.read)
     close(wake.write)
   }
@@ -94,16 +101,29 @@ package final class TerminalKeys: KeySource, @unchecked Sendable {
     lock.lock()
     defer { lock.unlock() }
     guard raw != isRaw, !(raw && stopped) else { return }
-    var mode = saved
-    if raw {
-      mode.c_lflag &= ~tcflag_t(ICANON | ECHO)
-      withUnsafeMutableBytes(of: &mode.c_cc) { cc in
-        cc[Int(VMIN)] = 1
-        cc[Int(VTIME)] = 0
-      }
-    }
+    var mode = raw ? keyMode : saved
     // TCSANOW: keys typed ahead stay in the queue (TCSAFLUSH would drop them).
     if tcsetattr(STDIN_FILENO, TCSANOW, &mode) == 0 { isRaw = raw }
+  }
+
+  /// The mode a key is awaited in: the terminal's own, out of canonical mode, without echo.
+  private var keyMode: termios {
+    var mode = saved
+    mode.c_lflag &= ~tcflag_t(ICANON | ECHO)
+    withUnsafeMutableBytes(of: &mode.c_cc) { cc in
+      cc[Int(VMIN)] = 1
+      cc[Int(VTIME)] = 0
+    }
+    return mode
+  }
+
+  /// The process was continued (`fg` after Ctrl-Z): a key awaited is awaited in key mode again.
+  private func continued() {
+    lock.lock()
+    defer { lock.unlock() }
+    guard isRaw, !stopped else { return }
+    var mode = keyMode
+    _ = tcsetattr(STDIN_FILENO, TCSANOW, &mode)
   }
 
   /// One key from standard input (on `queue`); nil at the end of input or after ``stop()``.
