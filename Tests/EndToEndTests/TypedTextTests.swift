@@ -113,8 +113,11 @@ struct TypedTextTests {
     let window = try await TerminalWindow(
       app, ["--server", server.url.absoluteString, "--source", "server"], columns: 80, rows: 24)
     defer { window.closeNow() }
+    // The start's background sync asks the server too: held, it would be the request
+    // waited for (a loaded run saw it so), so the hold begins once it has said how it went.
     let started = try await window.waitForScreen {
       $0.contains { $0.contains("page 1 of") } && Self.lastRow($0) == ">"
+        && $0.contains { $0.hasPrefix("Background sync") }
     }
     #expect(started.held, "\(started.screen)")
 
