@@ -44,9 +44,7 @@ package final class SessionRunner {
     defer { interrupts.uninstall(signalSource) }
     // A resize redraws the screen from the state at once, cut to the new window, with no key.
     let session = self.session
-    let resizes = DispatchSource.makeSignalSource(signal: SIGWINCH, queue: .global())
-    resizes.setEventHandler { Task { @MainActor in await session.windowChanged() } }
-    resizes.resume()
+    let resizes = SignalWatch([SIGWINCH]) { Task { @MainActor in await session.windowChanged() } }
     defer { resizes.cancel() }
     if writesPrompt {
       session.idleDraw = (before: { output.print("") }, after: { output.write(prompt) })

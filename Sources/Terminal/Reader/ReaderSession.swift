@@ -74,10 +74,11 @@ package final class ReaderSession {
     // The reader waits at its own prompt: no "working…" over it.
     output.holdProgress(true)
     defer { output.holdProgress(false) }
-    let resizes = DispatchSource.makeSignalSource(signal: SIGWINCH, queue: .global())
-    resizes.setEventHandler { Task { @MainActor [weak self] in self?.windowChanged() } }
-    resizes.resume()
-    defer { resizes.cancel() }
+    // A resize draws the screen again, cut to the window; so does `fg` after Ctrl-Z, as less.
+    let redraws = SignalWatch([SIGWINCH, SIGCONT]) {
+      Task { @MainActor [weak self] in self?.windowChanged() }
+    }
+    defer { redraws.cancel() }
 
     if !pager.raw, pager.text.isPartial, pager.text.foldedHeaderLines > 0 {
       output.print(
