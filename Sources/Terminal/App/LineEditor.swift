@@ -44,7 +44,7 @@ package final class LineEditor: @unchecked Sendable {
   /// Bytes given to libedit before the keyboard's: what was typed before the line began.
   private var typedAhead: [UInt8] = []
   /// Window changes, for libedit's idea of the width (kept for the life of the process).
-  private var windowChanges: (any DispatchSourceSignal)?
+  private var windowChanges: SignalWatch?
   /// The terminal's mode before the editor first touched it: the one ``stop()`` gives back.
   private var ownMode: termios?
   /// Whether the terminal is held in the between-lines mode (``holdKeys()``).
@@ -53,7 +53,7 @@ package final class LineEditor: @unchecked Sendable {
   /// `fg`, when the shell has put the terminal in its own mode meanwhile.
   private var editMode: termios?
   /// Continues after Ctrl-Z (kept for the life of the process).
-  private var continues: (any DispatchSourceSignal)?
+  private var continues: SignalWatch?
 
   private init() {
     wake = Self.makePipe()
@@ -127,6 +127,8 @@ package final class LineEditor: @unchecked Sendable {
     promptWidth = DisplayWidth.cells(text)
     editing = true
     var count: Int32 = 0
+    // libedit takes the terminal over for the line (and gives it back cooked).
+    holding = false
     let raw = gb_el_gets(editor, &count)
     editing = false
     // libedit gave the terminal its cooked mode back; the keys typed from now until the next
@@ -253,17 +255,11 @@ package final class LineEditor: @unchecked Sendable {
     _ = gb_el_bind(made, "^R", "em-inc-search-prev")
     // A handler of its own for SIGWINCH (libedit's are off): the next redraw wraps the typed
     // line at the new width. Dispatch keeps the default disposition's effect (none) apart.
-    let changes = DispatchSource.makeSignalSource(signal: SIGWINCH, queue: .global())
-    changes.setEventHandler { LineEditor.shared.resized() }
-    changes.resume()
-    windowChanges = changes
+    windowChanges = SignalWatch([SIGWINCH]) { LineEditor.shared.resized() }
     // Ctrl-Z stops the process (libedit's own handling is off); the shell that takes the
     // terminal meanwhile leaves it in its cooked mode: after `fg`, the mode is set again and
     // the prompt drawn again with the typed text.
-    let continued = DispatchSource.makeSignalSource(signal: SIGCONT, queue: .global())
-    continued.setEventHandler { LineEditor.shared.continued() }
-    continued.resume()
-    continues = continued
+    continues = SignalWatch([SIGCONT]) { LineEditor.shared.continued() }
   }
 
   /// The process was continued (`fg` after Ctrl-Z): the terminal's mode is set again, the

@@ -30,7 +30,7 @@ package final class TerminalKeys: KeySource, @unchecked Sendable {
   /// Written by ``stop()`` to end a wait for a key.
   private let wake: (read: Int32, write: Int32)
   /// Continues after Ctrl-Z: the shell left the terminal in its own mode meanwhile.
-  private var continues: (any DispatchSourceSignal)?
+  private var continues: SignalWatch?
 
   /// Keys of standard input, its lines read through `lines`; nil when standard input is not a
   /// terminal whose mode can be read.
@@ -43,10 +43,7 @@ package final class TerminalKeys: KeySource, @unchecked Sendable {
     saved = mode
     wake = (ends[0], ends[1])
     self.lines = lines
-    let continued = DispatchSource.makeSignalSource(signal: SIGCONT, queue: .global())
-    continued.setEventHandler { [weak self] in self?.continued() }
-    continued.resume()
-    continues = continued
+    continues = SignalWatch([SIGCONT]) { [weak self] in self?.continued() }
   }
 
   deinit {
