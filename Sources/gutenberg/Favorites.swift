@@ -70,11 +70,20 @@ struct Favorites: GlobalOptionsCommand {
     @Argument(help: "Project Gutenberg numbers.") var ids: [Int]
 
     func validate() throws {
+      try Self.validate(ids: ids)
+    }
+
+    /// The checks of ``validate()``, on ids read either way.
+    static func validate(ids: [Int]) throws {
       if ids.isEmpty { throw ValidationError("give at least one book id") }
     }
 
     func run() async throws {
-      let ids = ids
+      try await Self.run(global: global.values, ids: ids)
+    }
+
+    /// What ``run()`` does, on values parsed either way.
+    static func run(global: GlobalValues, ids: [Int]) async throws {
       try await global.run { await FavoritesRunner(context: $0).remove(ids: ids) }
     }
   }

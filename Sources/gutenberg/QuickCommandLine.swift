@@ -4,8 +4,8 @@ import Gutendex
 import Terminal
 
 /// The commands most runs are (`list`, `show`, `status`, `favorites list`, `library`,
-/// `library search`, `bookmarks`), and `favorites add`, read from the command line without
-/// ArgumentParser.
+/// `library search`, `bookmarks`), and `favorites add` and `remove`, read from the command line
+/// without ArgumentParser.
 ///
 /// ArgumentParser finds a command's options by reflecting over its properties, and each
 /// property wrapper's type is looked up through the Swift runtime, which scans every protocol
@@ -22,7 +22,7 @@ import Terminal
 /// same functions on the same values either way (``GlobalValues``, ``QueryValues``), and a test
 /// checks that both parsers read every line of a corpus alike.
 ///
-/// `favorites add` is here for its length, not its frequency: ArgumentParser takes a command
+/// `favorites add` and `remove` are here for their length, not its frequency: ArgumentParser takes a command
 /// line's positional words one at a time out of an array and a set (10,000 ids: 2 s of CPU,
 /// half of the command's).
 enum QuickCommand: Equatable {
@@ -31,6 +31,7 @@ enum QuickCommand: Equatable {
   case status(GlobalValues, json: Bool)
   case favoritesList(GlobalValues, order: FavoriteOrder, json: Bool)
   case favoritesAdd(GlobalValues, ids: [Int])
+  case favoritesRemove(GlobalValues, ids: [Int])
   case library(GlobalValues, json: Bool)
   case librarySearch(GlobalValues, words: [String], json: Bool)
   case bookmarks(GlobalValues, id: Int?, json: Bool)
@@ -64,6 +65,8 @@ enum QuickCommand: Equatable {
         try await Favorites.ListFavorites.run(global: global, order: order, json: json)
       case .favoritesAdd(let global, let ids):
         try await Favorites.Add.run(global: global, ids: ids)
+      case .favoritesRemove(let global, let ids):
+        try await Favorites.Remove.run(global: global, ids: ids)
       case .library(let global, let json):
         try await LibraryCommand.ListLibrary.run(global: global, json: json)
       case .librarySearch(let global, let words, let json):
@@ -101,6 +104,9 @@ enum QuickCommand: Equatable {
     case .favoritesAdd(let global, let ids):
       try global.validate()
       try Favorites.Add.validate(ids: ids)
+    case .favoritesRemove(let global, let ids):
+      try global.validate()
+      try Favorites.Remove.validate(ids: ids)
     case .status(let global, _), .favoritesList(let global, _, _), .library(let global, _):
       try global.validate()
     }
@@ -145,7 +151,7 @@ enum QuickCommand: Equatable {
       }
       return .status(global, json: line.has("json"))
     case "favorites", "favourites", "fav":
-      if line.peekWord() == "add" {
+      if let verb = line.peekWord(), ["add", "remove", "rm"].contains(verb) {
         _ = line.nextWord()
         guard line.read(globalOptions, words: nil), let global = globalValues(line) else {
           return nil
@@ -156,7 +162,7 @@ enum QuickCommand: Equatable {
           guard let id = Int(argument: word) else { return nil }
           ids.append(id)
         }
-        return .favoritesAdd(global, ids: ids)
+        return verb == "add" ? .favoritesAdd(global, ids: ids) : .favoritesRemove(global, ids: ids)
       }
       // `favorites` alone is `favorites list`, its default subcommand, options and all.
       if line.peekWord() == "list" { _ = line.nextWord() }

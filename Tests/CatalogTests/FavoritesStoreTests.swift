@@ -65,6 +65,19 @@ import Testing
     }
   }
 
+  @Test func removeEachSaysForEveryIdInOrderWhetherItWasAFavorite() throws {
+    try withScratchDirectory { directory in
+      let store = try FavoritesStore(databaseURL: directory.appendingPathComponent("f.sqlite"))
+      let books = try StoreFixtures.e4()
+      try store.add([books[0], books[1], books[2]])
+      let ids = [books[1].id, 999_999, books[0].id, books[1].id]
+      #expect(try store.remove(each: ids) == [true, false, true, false])
+      #expect(try store.remove(each: []) == [])
+      #expect(try store.count() == 1)
+      #expect(try store.isFavorite(books[2].id))
+    }
+  }
+
   @Test func toggleFlipsAndIsVisibleToANewConnection() throws {
     try withScratchDirectory { directory in
       let url = directory.appendingPathComponent("f.sqlite")

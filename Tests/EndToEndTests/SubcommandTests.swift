@@ -146,6 +146,19 @@ struct SubcommandTests {
     let removeAgain = try await app.run(["favorites", "remove", "11", "--server", url])
     #expect(removeAgain.status == 1, "\(removeAgain)")
     #expect(removeAgain.errLines == ["error: 11 is not a favourite"], "\(removeAgain)")
+    // Several ids are removed together, and each is answered in the order named.
+    _ = try await app.run(["favorites", "add", "11", "--server", url])
+    let removeMany = try await app.run([
+      "favorites", "rm", "11", "999", "1342", "11", "--server", url,
+    ])
+    #expect(removeMany.status == 1, "\(removeMany)")
+    #expect(
+      removeMany.errLines == [
+        "removed: 11", "error: 999 is not a favourite", "removed: 1342",
+        "error: 11 is not a favourite",
+      ], "\(removeMany)")
+    #expect(try await app.favoriteIDs() == [84])
+    _ = try await app.run(["favorites", "add", "1342", "--server", url])
 
     let file = app.root.appendingPathComponent("export.json").path
     let export = try await app.run(["favorites", "export", "-o", file])

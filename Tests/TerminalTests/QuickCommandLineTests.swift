@@ -20,6 +20,7 @@ import Testing
     case let favorites as Favorites.ListFavorites:
       .favoritesList(favorites.global.values, order: favorites.order, json: favorites.json)
     case let add as Favorites.Add: .favoritesAdd(add.global.values, ids: add.ids)
+    case let remove as Favorites.Remove: .favoritesRemove(remove.global.values, ids: remove.ids)
     case let library as LibraryCommand.ListLibrary:
       .library(library.global.values, json: library.json)
     case let search as LibraryCommand.SearchLibrary:
@@ -50,6 +51,7 @@ import Testing
     ["favorites", "list", "--order", "author", "--json", "--offline"],
     ["favorites", "add", "84"], ["fav", "add", "84", "1342", "+11", "--source", "local"],
     ["--data-dir", "/tmp/x", "favourites", "add", "--offline", "84", "84"],
+    ["favorites", "remove", "84"], ["fav", "rm", "84", "84", "0", "+11", "--offline"],
     ["library"], ["library", "--json"], ["library", "list"], ["library", "list", "--json"],
     ["library", "search", "petersburgh"], ["library", "search", "a", "--json", "b"],
     ["library", "search", "list"], ["library", "search", "--data-dir", "/tmp/x", "être"],
@@ -76,7 +78,9 @@ import Testing
     ["favorites", "add", "0"], ["favorites", "add", "-3"], ["favorites", "add", "x"],
     ["favorites", "add", "84", "--json"], ["favorites", "add", "84", "--order", "title"],
     ["favorites", "add", "--", "84"], ["favorites", "add", "84", "--help"],
-    ["favorites", "list", "x"], ["fav", "rm", "84"], ["library", "x"], ["library", "remove", "84"],
+    ["favorites", "list", "x"], ["fav", "rm"], ["fav", "remove", "x"],
+    ["favorites", "remove", "-3"], ["favorites", "rm", "84", "--json"], ["library", "x"],
+    ["library", "remove", "84"],
     ["library", "search"], ["library", "search", " "], ["library", "search", "-x"],
     ["bookmarks", "0"], ["bookmarks", "x"], ["bookmarks", "84", "85"], ["get", "84"],
     ["read", "84"], ["sync"], ["new"], ["doctor"], ["cache"], ["--offline", "--offline", "list"],

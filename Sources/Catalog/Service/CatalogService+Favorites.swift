@@ -31,10 +31,12 @@ extension CatalogService {
     return now
   }
 
-  /// Removes the favourites with these ids; returns how many there were.
-  public func removeFavorites(ids: [Int]) async throws(CatalogError) -> Int {
+  /// Removes the favourites with these ids, in order, in one transaction (10,000 ids are one
+  /// commit); returns, for each id, whether it was a favourite (the second of an id named
+  /// twice was not).
+  public func removeFavorites(ids: [Int]) async throws(CatalogError) -> [Bool] {
     let removed = try await withFavorites { favorites throws(StoreError) in
-      try favorites.remove(ids: ids)
+      try favorites.remove(each: ids)
     }
     await settleChanges()
     return removed

@@ -131,16 +131,14 @@ final class FavoritesStore: Sendable {
     }
   }
 
-  /// Removes the favourites with these ids in one transaction; returns how many there were.
-  @discardableResult
-  func remove(ids: [Int]) throws(StoreError) -> Int {
+  /// Removes each of `ids` in order, in one transaction; returns, for each, whether it was a
+  /// favourite (an id named twice was not, the second time).
+  func remove(each ids: [Int]) throws(StoreError) -> [Bool] {
     try writing { db in
-      var removed = 0
-      for id in Set(ids) {
+      try ids.map { id in
         try db.execute(sql: "DELETE FROM favorite WHERE id = ?", arguments: [id])
-        removed += db.changesCount
+        return db.changesCount > 0
       }
-      return removed
     }
   }
 

@@ -123,7 +123,7 @@ public final class FavoritesViewModel {
   /// Removes favourites by book id.
   public func remove(ids: [Int]) async {
     do {
-      let removed = try await service.removeFavorites(ids: ids)
+      let removed = try await service.removeFavorites(ids: ids).count { $0 }
       await reload()
       notice("Removed \(removed) \(removed == 1 ? "favourite" : "favourites").")
     } catch {

@@ -79,18 +79,21 @@ package struct FavoritesRunner: CommandRunner {
     return status
   }
 
-  /// `favorites remove ID...`.
+  /// `favorites remove ID...`: all removed in one transaction, then one line per id, in the
+  /// order named, as when each was removed by itself.
   package func remove(ids: [Int]) async -> ExitStatus {
+    let removed: [Bool]
+    do {
+      removed = try await service.removeFavorites(ids: ids)
+    } catch {
+      return fail(error)
+    }
     var status = ExitStatus.ok
-    for id in ids {
-      do {
-        if try await service.removeFavorites(ids: [id]) > 0 {
-          output.printError("removed: \(id)")
-        } else {
-          status = fail("\(id) is not a favourite", .failure)
-        }
-      } catch {
-        status = fail(error)
+    for (id, wasFavorite) in zip(ids, removed) {
+      if wasFavorite {
+        output.printError("removed: \(id)")
+      } else {
+        status = fail("\(id) is not a favourite", .failure)
       }
     }
     return status
