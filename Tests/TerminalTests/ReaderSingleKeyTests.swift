@@ -95,7 +95,7 @@ struct ReaderSingleKeyTests {
       .line("hl a cold city"),
     ])
     #expect(shown.contains("highlighted b1 in Letter 1: “Petersburgh”"), "\(shown.suffix(300))")
-    let marks = try await session.service.bookmarks(id: 84)
+    let marks = try await session.service.marks.bookmarks(id: 84)
     #expect(marks.count == 1)
     let mark = try #require(marks.first)
     #expect(mark.quote == "Petersburgh" && mark.note == "a cold city" && mark.chapter == "Letter 1")

@@ -1,7 +1,25 @@
 import Foundation
+import Gutendex
 
 /// The page cache and library intents, off the main actor.
 extension CatalogService {
+  /// Bookmarks, highlights and notes.
+  public var marks: ReadingMarks {
+    ReadingMarks(library: library) { [self] in await settleChanges() }
+  }
+
+  /// The book of a note, for its title and authors, without the network: the favourite's
+  /// snapshot, else the local catalogue's record; nil when neither has it.
+  public func noteBook(id: Int) async -> Book? {
+    let favorites = self.favorites
+    if let favorite = try? await StoreWork.run(
+      on: favorites.busyWait, { () throws(StoreError) in try favorites.favorite(id: id) })
+    {
+      return favorite.book
+    }
+    return try? local?.store().book(id: id)
+  }
+
   /// The page cache's size and age.
   public func cacheInfo() async throws(CatalogError) -> CacheInfo {
     guard let cache else { throw .cacheUnavailable(cacheProblem?.description) }

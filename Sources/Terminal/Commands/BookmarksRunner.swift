@@ -15,7 +15,7 @@ package struct BookmarksRunner: CommandRunner {
   package func run(id: Int?, format: ListFormat) async -> ExitStatus {
     let bookmarks: [Bookmark]
     do {
-      bookmarks = try await service.bookmarks(id: id)
+      bookmarks = try await service.marks.bookmarks(id: id)
     } catch {
       return fail(error)
     }

@@ -8,7 +8,7 @@ extension LibraryUpdateRunner {
   /// not is kept as it was. An EPUB's offsets are in the text it is turned into, which the
   /// reader works out; its bookmarks are counted as possibly moved.
   func keepBookmarks(of entry: LibraryEntry) async -> Bookmarks {
-    guard let marks = try? await service.bookmarks(id: entry.id), !marks.isEmpty else {
+    guard let marks = try? await service.marks.bookmarks(id: entry.id), !marks.isEmpty else {
       return Bookmarks()
     }
     var result = Bookmarks()
@@ -30,7 +30,7 @@ extension LibraryUpdateRunner {
         moved.endOffset =
           mark.quote.utf8.count >= Bookmark.quoteLimit - 4
           ? start + max(0, end - mark.byteOffset) : quoteEnd
-        if (try? await service.saveBookmark(moved)) != nil {
+        if (try? await service.marks.save(moved)) != nil {
           result.highlightsMoved += 1
         } else {
           result.mayHaveMoved += 1

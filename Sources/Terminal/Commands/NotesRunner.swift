@@ -59,7 +59,7 @@ package struct NotesRunner: CommandRunner {
   /// kept takes its chapter from the library's contents of the download, when they still
   /// describe the file.
   private func gather(id: Int?) async throws(CatalogError) -> [BookNotes] {
-    let bookmarks = try await service.bookmarks(id: id)
+    let bookmarks = try await service.marks.bookmarks(id: id)
     guard !bookmarks.isEmpty else { return [] }
     let needsChapters = bookmarks.contains { $0.chapter == nil }
     var chapters: [Int: [LibraryContents.Chapter]] = [:]

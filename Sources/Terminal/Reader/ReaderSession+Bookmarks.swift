@@ -7,7 +7,7 @@ extension ReaderSession {
   func mark(note: String) async {
     let quote = PlaceQuote.quote(in: pager.text, at: pager.top)
     do {
-      let existing = try await service.bookmarks(id: id)
+      let existing = try await service.marks.bookmarks(id: id)
       if let index = existing.firstIndex(where: { $0.byteOffset == pager.top && !$0.isHighlight }) {
         var bookmark = existing[index]
         guard !note.isEmpty, note != bookmark.note else {
@@ -16,17 +16,17 @@ extension ReaderSession {
         }
         bookmark.note = note
         bookmark.updatedAt = Date()
-        try await service.saveBookmark(bookmark)
+        try await service.marks.save(bookmark)
         lastMark = bookmark.key
         output.print("b\(index + 1): note changed")
         return
       }
-      let added = try await service.addBookmark(
+      let added = try await service.marks.add(
         id: id, byteOffset: pager.top, quote: quote, note: note, chapter: chapter(at: pager.top))
       lastMark = added.key
-      let number = (try await service.bookmarks(id: id)).firstIndex { $0.key == added.key } ?? 0
+      let number = try await service.marks.number(of: added) ?? 1
       output.print(
-        "bookmarked b\(number + 1) at \(pager.percent)%: \(BookmarkText.shortQuote(quote))")
+        "bookmarked b\(number) at \(pager.percent)%: \(BookmarkText.shortQuote(quote))")
     } catch {
       output.printError("error: bookmark not saved: \(error.description)")
     }
@@ -35,14 +35,14 @@ extension ReaderSession {
   /// `b -N`: removes bookmark N (the others are numbered again, in reading order).
   func unmark(_ number: Int) async {
     do {
-      let bookmarks = try await service.bookmarks(id: id)
+      let bookmarks = try await service.marks.bookmarks(id: id)
       guard bookmarks.indices.contains(number - 1) else {
         return output.printError(
           bookmarks.isEmpty
             ? "error: this book has no bookmarks"
             : "error: there is no bookmark b\(number) (bookmarks are b1–b\(bookmarks.count))")
       }
-      _ = try await service.removeBookmark(key: bookmarks[number - 1].key)
+      _ = try await service.marks.remove(key: bookmarks[number - 1].key)
       output.print(
         "removed b\(number): \(BookmarkText.shortQuote(bookmarks[number - 1].quote))")
     } catch {
@@ -55,7 +55,7 @@ extension ReaderSession {
   func listBookmarks() async {
     let bookmarks: [Bookmark]
     do {
-      bookmarks = try await service.bookmarks(id: id)
+      bookmarks = try await service.marks.bookmarks(id: id)
     } catch {
       return output.printError("error: \(error.description)")
     }
@@ -79,7 +79,7 @@ extension ReaderSession {
   func goTo(bookmark number: Int) async {
     let bookmarks: [Bookmark]
     do {
-      bookmarks = try await service.bookmarks(id: id)
+      bookmarks = try await service.marks.bookmarks(id: id)
     } catch {
       return output.printError("error: \(error.description)")
     }

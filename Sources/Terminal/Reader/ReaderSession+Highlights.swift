@@ -10,15 +10,15 @@ extension ReaderSession {
     let quote = HighlightSpan.passage(range, in: pager.text)
     let chapter = chapter(at: range.lowerBound)
     do {
-      let added = try await service.addBookmark(
+      let added = try await service.marks.add(
         id: id, byteOffset: range.lowerBound, quote: quote, note: note,
         endOffset: range.upperBound, chapter: chapter)
       lastMark = added.key
-      let number = (try await service.bookmarks(id: id)).firstIndex { $0.key == added.key } ?? 0
+      let number = try await service.marks.number(of: added) ?? 1
       let place = chapter.map {
         " in " + DisplayWidth.truncate(Sanitizer.sanitize($0), toCells: 30)
       }
-      output.print("highlighted b\(number + 1)\(place ?? ""): \(BookmarkText.shortQuote(quote))")
+      output.print("highlighted b\(number)\(place ?? ""): \(BookmarkText.shortQuote(quote))")
     } catch {
       output.printError("error: highlight not saved: \(error.description)")
     }

@@ -39,9 +39,8 @@ extension ReaderSession {
   /// Acts on one key; false to quit.
   private func press(_ key: ReaderKey, keys: any KeySource) async -> Bool {
     let number = count
-    if case .character(let character) = key, let digit = character.wholeNumberValue,
-      character.isASCII
-    {
+    let action = ReaderKeyAction(key, count: number, pageHeight: pager.height)
+    if case .digit(let digit) = action {
       count = min((count ?? 0) * 10 + digit, 1_000_000_000)
       return true
     }
@@ -58,31 +57,15 @@ extension ReaderSession {
         listing = nil
       }
     }
-    let half = max(1, pager.height / 2)
-    switch key {
-    case .character(" "), .character("f"), .pageDown, .control("f"), .control("v"):
-      return await perform(.next)
-    case .character("b"), .pageUp, .control("b"):
-      return await perform(.previous)
-    case .character("j"), .down, .enter, .control("n"), .control("e"):
-      move(by: number ?? 1)
-    case .character("k"), .up, .control("p"), .control("y"):
-      move(by: -(number ?? 1))
-    case .character("d"), .control("d"):
-      move(by: number ?? half)
-    case .character("u"), .control("u"):
-      move(by: -(number ?? half))
-    case .character("g"), .character("<"), .home:
+    switch action {
+    case .command(let command):
+      return await perform(command)
+    case .jump(let command):
       beforeJump = pager.top
-      return await perform(number.map { .line($0) } ?? .start)
-    case .character("G"), .character(">"), .end:
-      beforeJump = pager.top
-      return await perform(number.map { .line($0) } ?? .end)
-    case .character("%") where number != nil:
-      beforeJump = pager.top
-      return await perform(.percent(Double(min(number ?? 0, 100))))
-    case .character("/"), .character("?"):
-      let backward = key == .character("?")
+      return await perform(command)
+    case .move(let rows):
+      move(by: rows)
+    case .search(let backward):
       guard let word = await keys.line(prompt: backward ? "?" : "/", typed: "") else {
         return true
       }
@@ -90,29 +73,22 @@ extension ReaderSession {
       searchingBackward = backward
       if needle.isEmpty { return repeatSearch(reversed: false) }
       search(needle, notFound: "not found: \(Sanitizer.sanitize(needle))", backward: backward)
-    case .character("n"):
-      return repeatSearch(reversed: false)
-    case .character("N"):
-      return repeatSearch(reversed: true)
-    case .character("m"):
+    case .repeatSearch(let reversed):
+      return repeatSearch(reversed: reversed)
+    case .mark:
       guard let note = await keys.line(prompt: "note (Enter for none): ", typed: "") else {
         return true
       }
       await mark(note: note.trimmingCharacters(in: .whitespaces))
-    case .character("'"):
+    case .goToMark:
       await goToMark(keys: keys)
-    case .character("r"), .character("R"), .control("l"):
+    case .redraw:
       show()
-    case .character("q"), .character("Q"):
+    case .quit:
       return false
-    case .character("h"), .character("H"):
-      return await perform(.help)
-    case .character(":"):
-      return await commandLine(keys: keys, typed: "")
-    case .character(let character):
-      // A key of no command of its own begins a command (`toc`, `set width 72`).
-      return await commandLine(keys: keys, typed: String(character))
-    case .control, .other:
+    case .commandLine(let typed):
+      return await commandLine(keys: keys, typed: typed)
+    case .digit, .nothing:
       break
     }
     return true
@@ -154,7 +130,7 @@ extension ReaderSession {
   /// `'`: asks which mark (`2` or `b2`), Enter for the one made last (or the newest), `'` for
   /// where the reader was before its last jump.
   private func goToMark(keys: any KeySource) async {
-    let bookmarks = (try? await service.bookmarks(id: id)) ?? []
+    let bookmarks = (try? await service.marks.bookmarks(id: id)) ?? []
     let range = bookmarks.isEmpty ? "" : bookmarks.count == 1 ? "b1" : "b1–b\(bookmarks.count)"
     let prompt = "go to mark (\(range.isEmpty ? "" : range + ", ")Enter the last, ' back): "
     guard let answer = await keys.line(prompt: prompt, typed: "") else { return }
