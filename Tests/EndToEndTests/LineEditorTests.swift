@@ -92,6 +92,26 @@ struct LineEditorTests {
   /// Ctrl-Z stops the browser as it stops any program, and after `fg` the prompt is drawn again
   /// with the half-typed line, the editor's keys working (the shell had put the terminal in its
   /// own mode meanwhile: Ctrl-U was the terminal's, and the line grew behind the editor's back).
+  /// Ended by SIGTERM or SIGHUP at the prompt (libedit's mode on the terminal: no canonical
+  /// input, no echo), the browser gives the terminal its own mode back first, then ends by that
+  /// signal as before; its parent here is no interactive shell that would set the mode again.
+  @Test(arguments: [SIGTERM, SIGHUP])
+  func aSignalAtThePromptGivesTheTerminalItsModeBack(signal: Int32) async throws {
+    let app = try Gutenberg()
+    defer { app.cleanUp() }
+    let window = try await TerminalWindow(app, ["--source", "embedded"], columns: 100, rows: 30)
+    defer { window.closeNow() }
+    try await window.type("/ dick")
+    let typed = try await window.waitForScreen { Self.lastRow($0) == "> / dick" }
+    try #require(typed.held, "\(typed.screen)")
+    #expect(try await window.signalProgram(signal) == 1)
+    let exited = try await window.waitForScreen { $0.contains { $0.hasPrefix("[tty ") } }
+    #expect(exited.held, "\(exited.screen)")
+    #expect(exited.screen.contains("[exited \(128 + signal)]"), "\(exited.screen)")
+    #expect(exited.screen.contains("[tty icanon echo]"), "the terminal's mode:\n\(exited.screen)")
+    await window.close()
+  }
+
   @Test func ctrlZThenFgGivesThePromptBack() async throws {
     let app = try Gutenberg()
     defer { app.cleanUp() }

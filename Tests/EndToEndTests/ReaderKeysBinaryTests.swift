@@ -151,6 +151,30 @@ struct ReaderKeysBinaryTests {
     await server.stop()
   }
 
+  /// Ended by SIGTERM while it waits for a key (no canonical input, no echo), the reader gives
+  /// the terminal its own mode back first, as less does, then ends by the signal.
+  @Test func sigtermWhileAKeyIsAwaitedGivesTheTerminalItsModeBack() async throws {
+    let server = try await TestServer.start()
+    let app = try Gutenberg().mirrored(to: server.url)
+    defer { app.cleanUp() }
+    try BookFiles.serveText(
+      id: 84, text: ReaderBinaryTests.oneLineBook(words: 3_000).text, on: server.server)
+    let window = try await TerminalWindow(
+      app, ["read", "84", "--server", server.url.absoluteString], columns: 80, rows: 24)
+    defer { window.closeNow() }
+    let first = try await window.waitForScreen {
+      Self.lastRow($0) == ":" && Self.numbers($0).count > 100
+    }
+    try #require(first.held, "the reader did not start:\n\(first.screen)")
+    #expect(try await window.signalProgram(SIGTERM) == 1)
+    let exited = try await window.waitForScreen { $0.contains { $0.hasPrefix("[tty ") } }
+    #expect(exited.held, "\(exited.screen)")
+    #expect(exited.screen.contains("[exited 143]"), "\(exited.screen)")
+    #expect(exited.screen.contains("[tty icanon echo]"), "the terminal's mode:\n\(exited.screen)")
+    await window.close()
+    await server.stop()
+  }
+
   /// After Ctrl-Z and `fg` (the shell's cooked mode on the terminal meanwhile) the page is drawn
   /// again and Space still turns it without Enter.
   @Test func afterCtrlZAndFgSingleKeysStillTurnPages() async throws {

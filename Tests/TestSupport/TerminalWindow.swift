@@ -112,6 +112,39 @@ struct TerminalWindow {
     try await waitForScreen(timeout: timeout) { $0.contains { $0.hasPrefix("[exited ") } }.held
   }
 
+  /// Sends `signal` to the `gutenberg` processes running in the window (found under the
+  /// window's own process, as `kill` from another terminal would find them); returns how many.
+  @discardableResult
+  func signalProgram(_ signal: Int32) async throws -> Int {
+    let shown = try await tmux(["display-message", "-p", "#{pane_pid}"])
+    let text = String(decoding: shown.stdout, as: UTF8.self)
+    guard let root = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)) else { return 0 }
+    // Parent of every process, from /proc/PID/stat (the field after the command's ")").
+    var parents: [Int32: Int32] = [:]
+    var names: [Int32: String] = [:]
+    for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
+      guard let pid = Int32(entry),
+        let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+        let close = stat.lastIndex(of: ")"), let open = stat.firstIndex(of: "(")
+      else { continue }
+      names[pid] = String(stat[stat.index(after: open)..<close])
+      let fields = stat[stat.index(after: close)...].split(separator: " ")
+      if fields.count > 1, let parent = Int32(fields[1]) { parents[pid] = parent }
+    }
+    func descends(_ pid: Int32) -> Bool {
+      var current = pid
+      for _ in 0..<64 {
+        guard let parent = parents[current] else { return false }
+        if parent == root { return true }
+        current = parent
+      }
+      return false
+    }
+    let targets = names.filter { $0.value == "gutenberg" && descends($0.key) }.keys
+    for pid in targets { kill(pid, signal) }
+    return targets.count
+  }
+
   /// Ends the session and its server (the program gets SIGHUP).
   func close() async {
     _ = try? await tmux(["kill-server"])

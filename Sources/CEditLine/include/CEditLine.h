@@ -14,6 +14,8 @@
 #include <wchar.h>
 #include <histedit.h>
 
+#include "CTerminalGuard.h"
+
 /// Opens libedit and resolves its functions, once per process; NULL when they are all there,
 /// else one line saying what is missing and which package installs it.
 const char *gb_editline_load(void);

@@ -224,7 +224,11 @@ package final class LineEditor: @unchecked Sendable {
     // C locale (a process's locale until it sets one) every non-ASCII key is dropped.
     TextLocale.useUTF8()
     var mode = termios()
-    if tcgetattr(STDIN_FILENO, &mode) == 0 { ownMode = mode }
+    if tcgetattr(STDIN_FILENO, &mode) == 0 {
+      ownMode = mode
+      // SIGTERM, SIGHUP or SIGQUIT at the prompt gives the terminal this mode back.
+      _ = gb_terminal_guard(&mode)
+    }
     // Streams of its own over the standard descriptors (C's `stdin` globals are not
     // concurrency-safe to name from Swift); libedit flushes its output after each redraw.
     guard let input = fdopen(STDIN_FILENO, "r"), let output = fdopen(STDOUT_FILENO, "w"),

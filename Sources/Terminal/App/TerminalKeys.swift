@@ -1,3 +1,4 @@
+import CEditLine
 import Foundation
 
 #if canImport(Glibc)
@@ -41,6 +42,8 @@ package final class TerminalKeys: KeySource, @unchecked Sendable {
     guard pipe(&ends) == 0 else { return nil }
     _ = fcntl(ends[0], F_SETFL, O_NONBLOCK)
     saved = mode
+    // SIGTERM, SIGHUP or SIGQUIT while a key is awaited gives the terminal this mode back.
+    _ = gb_terminal_guard(&mode)
     wake = (ends[0], ends[1])
     self.lines = lines
     continues = SignalWatch([SIGCONT]) { [weak self] in self?.continued() }
