@@ -23,7 +23,7 @@ enum CurlFailure {
           reason: "could not connect to the proxy \(proxy) (set by https_proxy, http_proxy or "
             + "all_proxy; no_proxy lists hosts reached directly)")
       }
-      return .unreachable(url: url, reason: "could not connect")
+      return .unreachable(url: url, reason: GutendexError.couldNotConnect)
     case CURLE_COULDNT_RESOLVE_HOST:
       return .unreachable(url: url, reason: "host not found")
     case CURLE_COULDNT_RESOLVE_PROXY:

@@ -285,7 +285,7 @@ public struct GutendexClient: Sendable {
   /// and carries a timing, so the same failure never read the same twice.
   public static func unreachableReason(_ error: URLError) -> String {
     switch error.code {
-    case .cannotConnectToHost: "could not connect"
+    case .cannotConnectToHost: GutendexError.couldNotConnect
     case .cannotFindHost, .dnsLookupFailed: "host not found"
     case .notConnectedToInternet: "no network connection"
     case .secureConnectionFailed: "secure connection failed"

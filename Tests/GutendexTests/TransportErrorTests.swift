@@ -28,5 +28,23 @@ import Testing
     let client = GutendexClient(server: server, transport: CurlTransport(), retry: .none)
     let error = await #expect(throws: GutendexError.self) { _ = try await client.page(BookQuery()) }
     #expect(error?.description == "cannot reach 127.0.0.1:1: could not connect")
+    #expect(error?.isRefusal == true)
+  }
+
+  /// A refusal is known by its kind (trying again costs nothing, however long a loaded machine
+  /// took to say so); a lookup, a timeout or a lost connection may have cost a wait.
+  @Test func onlyARefusedConnectionIsARefusal() {
+    let refusals: [URLError.Code] = [.cannotConnectToHost, .notConnectedToInternet]
+    for code in refusals {
+      #expect(GutendexClient.classify(URLError(code), url: Self.url).isRefusal, "\(code)")
+    }
+    for code: URLError.Code in [.cannotFindHost, .dnsLookupFailed, .secureConnectionFailed] {
+      #expect(!GutendexClient.classify(URLError(code), url: Self.url).isRefusal, "\(code)")
+    }
+    let others: [GutendexError] = [
+      .timedOut(url: Self.url, after: .seconds(15)), .connectionLost(url: Self.url, reason: "x"),
+      .serverError(status: 503, url: Self.url), .unreachable(url: Self.url, reason: "refused"),
+    ]
+    for error in others { #expect(!error.isRefusal, "\(error)") }
   }
 }

@@ -223,10 +223,11 @@ struct SourcePolicy: Sendable {
 
   /// The server could not be used: remembered when it cost a wait (a timeout, a stall): a
   /// refusal costs nothing to try again, and trying it again uses the server the moment it is
-  /// back.
+  /// back. A refusal is known by its kind, not its time: on a loaded machine one can take a
+  /// second to arrive, and a read must not leave a memory of it behind.
   private func failed(_ error: GutendexError, asked: ContinuousClock.Instant) {
     service.network.markOffline(error.description, at: service.now())
-    guard ContinuousClock.now - asked >= .seconds(1) else { return }
+    guard !error.isRefusal, ContinuousClock.now - asked >= .seconds(1) else { return }
     service.outage?.record(server: service.server, reason: error.description, at: service.now())
   }
 
