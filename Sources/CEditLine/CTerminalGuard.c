@@ -10,7 +10,7 @@
 static struct termios saved;
 static int taken = 0;
 
-// Only async-signal-safe calls: tcgetpgrp, getpgrp, tcsetattr, signal, raise.
+// Only async-signal-safe calls: tcgetpgrp, getpgrp, tcsetattr, raise.
 static void give_back(int number) {
   int kept = errno;
   if (tcgetpgrp(STDIN_FILENO) == getpgrp()) {

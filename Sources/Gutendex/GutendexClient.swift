@@ -287,7 +287,7 @@ public struct GutendexClient: Sendable {
     switch error.code {
     case .cannotConnectToHost: GutendexError.couldNotConnect
     case .cannotFindHost, .dnsLookupFailed: "host not found"
-    case .notConnectedToInternet: "no network connection"
+    case .notConnectedToInternet: GutendexError.noNetwork
     case .secureConnectionFailed: "secure connection failed"
     default: error.localizedDescription
     }

@@ -52,12 +52,14 @@ public enum GutendexError: Error, Sendable, Hashable {
   /// The reason of an ``unreachable(url:reason:)`` whose connection was refused (or had no
   /// route): what both transports say for it.
   static let couldNotConnect = "could not connect"
+  /// The reason of an ``unreachable(url:reason:)`` made with no network at all.
+  static let noNetwork = "no network connection"
 
   /// True when the connection was refused at once (no server on the port, no network): trying
   /// again costs nothing, however long a loaded machine took to say so.
   public var isRefusal: Bool {
     guard case .unreachable(_, let reason) = self else { return false }
-    return reason.hasPrefix(Self.couldNotConnect) || reason == "no network connection"
+    return reason.hasPrefix(Self.couldNotConnect) || reason == Self.noNetwork
   }
 
   /// True when the same request may succeed if sent again after a pause.
